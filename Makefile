@@ -1,0 +1,53 @@
+# Tether — the two commands a new user needs are `make run` and `make test`.
+SHELL := /bin/bash
+SWIFT       ?= swift
+CONFIG      ?= debug
+LAB_ARGS    ?=
+SOAK_CYCLES ?= 10000
+
+.PHONY: run build test tsan lint bench soak memcheck clean deps
+
+# One line, not a compiler error page, when the ncurses headers are missing.
+deps:
+	@if ! pkg-config --exists ncursesw 2>/dev/null && [ ! -f /usr/include/ncurses.h ]; then \
+	  echo "tether: libncurses-dev is missing — install it with: sudo apt-get install libncurses-dev pkg-config" >&2; \
+	  exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product tether-lab
+
+run: build
+	@"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/tether-lab" $(LAB_ARGS)
+
+# Builds everything, fails on any warning in the project's own files, then runs every suite.
+test: deps
+	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|warning:|Compiling|Build" | grep -v "/.build/" | grep -vE "^\[" ; \
+	  status=$${PIPESTATUS[0]}; \
+	  if [ "$$status" -ne 0 ]; then echo "tether: build failed" >&2; exit 1; fi; \
+	  if grep -E "^/.*: warning:" .build-warnings.log | grep -v "/.build/" | grep -q .; then \
+	    echo "tether: the build has warnings in the project's own files (Swift 6, no warnings):" >&2; \
+	    grep -E "^/.*: warning:" .build-warnings.log | grep -v "/.build/" | sort -u >&2; exit 1; \
+	  fi
+	$(SWIFT) test --skip-build
+
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter TetherTests
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+soak: deps
+	$(SWIFT) build -c release --product tether-lab
+	"$$($(SWIFT) build -c release --show-bin-path)/tether-lab" --soak $(SOAK_CYCLES)
+
+memcheck: deps
+	$(SWIFT) build -c release --product tether-lab
+	valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+	  "$$($(SWIFT) build -c release --show-bin-path)/tether-lab" --soak $(SOAK_CYCLES)
+
+clean:
+	rm -rf .build .build-* .build_* Benchmarks/.build .build-warnings.log

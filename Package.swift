@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Combine exists on Apple platforms only; everywhere else OpenCombine stands in for it.
+// The switch is made here and in `Sources/Tether/Combine.swift`, nowhere else.
+let openCombine: Target.Dependency = .product(
+    name: "OpenCombine", package: "OpenCombine",
+    condition: .when(platforms: [.linux, .android, .windows, .wasi]))
+
+let package = Package(
+    name: "Tether",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Tether", targets: ["Tether"]),
+        .library(name: "TetherTesting", targets: ["TetherTesting"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .executable(name: "tether-lab", targets: ["tether-lab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNcurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(
+            name: "Tether",
+            dependencies: [
+                openCombine,
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]),
+        .target(name: "TetherTesting", dependencies: ["Tether"]),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["Tether", "CNcurses"]),
+        .target(
+            name: "Lab",
+            dependencies: [
+                "Tether", "TerminalUI",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            resources: [.embedInCode("Resources/help.txt")]),
+        .executableTarget(
+            name: "tether-lab",
+            dependencies: [
+                "Lab", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

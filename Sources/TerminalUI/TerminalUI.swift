@@ -1,0 +1,2 @@
+import CNcurses
+import Tether

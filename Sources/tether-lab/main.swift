@@ -1,0 +1,2 @@
+import Lab
+print("tether-lab")
