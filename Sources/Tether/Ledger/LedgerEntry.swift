@@ -91,7 +91,7 @@ final class LedgerEntry: Sendable {
     func setPaused(_ paused: Bool) {
         let (from, to) = paused ? (LedgerEntry.active, LedgerEntry.paused) : (LedgerEntry.paused, LedgerEntry.active)
         if status.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged {
-            ledger.changed()
+            ledger.paused(paused ? 1 : -1)
         }
     }
 
