@@ -1,0 +1,212 @@
+import Testing
+
+@testable import Tether
+
+/// An owner the way users write one: it holds a bag and tracks itself in its init.
+private final class Model {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
+}
+
+private final class Screen {
+    let bag = DisposeBag()
+    let child: ChildModel
+    init() {
+        child = ChildModel(parent: bag)
+        bag.track(self)
+        child.bag.track(child)
+    }
+}
+
+private final class ChildModel {
+    let bag: DisposeBag
+    init(parent: DisposeBag) { bag = DisposeBag(parent: parent) }
+}
+
+@Suite struct LedgerTests {
+    @Test func ownerIdsCountPerType() {
+        let fixture = LedgerFixture()
+        let (first, second) = fixture.run { (Model(), Model()) }
+        #expect(first.bag.lifetime.ownerID?.description == "Model#1")
+        #expect(second.bag.lifetime.ownerID?.description == "Model#2")
+        #expect(fixture.ledger.counters.owners == 2)
+    }
+
+    @Test func storedSubscriptionIsAnEntryWithItsCallSite() throws {
+        let fixture = LedgerFixture()
+        let subject = PassthroughSubject<Int, Never>()
+        let model = fixture.run { Model() }
+        let line: UInt = #line + 1
+        subject.sink { _ in }.store(in: model.bag)
+        let owner = try #require(fixture.ledger.snapshot().owners.first)
+        #expect(owner.id == model.bag.lifetime.ownerID)
+        #expect(owner.entries.map(\.kind) == [.subscription])
+        #expect(owner.entries.first?.site.description == "LedgerTests.swift:\(line)")
+        #expect(owner.entries.first?.bound == true)
+    }
+
+    @Test func ownerThatEndsAndIsReleasedLeavesNoLeak() {
+        let fixture = LedgerFixture()
+        fixture.run {
+            do {
+                let model = Model()
+                PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+            }
+        }
+        fixture.passGracePeriod()
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.isEmpty)
+        #expect(snapshot.counters == LedgerSnapshot.Counters())
+        #expect(snapshot.owners.isEmpty)
+    }
+
+    @Test func ownerStillAliveAfterTheGracePeriodIsALeak() throws {
+        let fixture = LedgerFixture()
+        let model = fixture.run { Model() }
+        model.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(299))
+        #expect(fixture.ledger.counters.leaks == 0)
+        fixture.clock.advance(by: .milliseconds(1))
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters.leaks == 1)
+        let leak = try #require(snapshot.leaks.first)
+        #expect(leak.owner == model.bag.lifetime.ownerID)
+        #expect(leak.kindName == "owner")
+        #expect(leak.site.file == "LedgerTests.swift")
+        #expect(snapshot.events.map(\.kind).suffix(2) == [.ownerEnded, .leak])
+    }
+
+    @Test func lateReleaseTurnsALeakIntoReleasedLate() {
+        let fixture = LedgerFixture()
+        var model: Model? = fixture.run { Model() }
+        model?.bag.dispose()
+        fixture.passGracePeriod()
+        #expect(fixture.ledger.counters.leaks == 1)
+        model = nil
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters.leaks == 0)
+        #expect(snapshot.leaks.isEmpty)
+        #expect(snapshot.counters.owners == 0)
+        #expect(snapshot.events.map(\.kind).suffix(2) == [.deinit, .releasedLate])
+    }
+
+    @Test func onlyTheRootOwnerIsReported() throws {
+        let fixture = LedgerFixture()
+        let screen = fixture.run { Screen() }
+        screen.bag.dispose()
+        #expect(screen.child.bag.isDisposed)
+        fixture.passGracePeriod()
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.map(\.owner.typeName) == ["Screen"])
+        #expect(snapshot.counters.leaks == 1)
+    }
+
+    @Test func deliveryAfterTheOwnersEndIsAZombie() throws {
+        let fixture = LedgerFixture()
+        let model = fixture.run { Model() }
+        let entry = try #require(
+            fixture.ledger.open(.observer, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: false))
+        entry.delivered()
+        #expect(fixture.ledger.counters.zombies == 0)
+        model.bag.dispose()
+        entry.delivered()
+        entry.delivered()
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters.zombies == 2)
+        #expect(snapshot.owners.first?.entries.first?.deliveries == 3)
+        #expect(snapshot.events.filter { $0.kind == .zombie }.count == 2)
+    }
+
+    @Test func aliveUnboundEntryNamesTheLeakButAnOrphanIsNoLeak() throws {
+        let fixture = LedgerFixture()
+        // The owner is kept alive by something outside; its attributed entry names the leak.
+        let kept = fixture.run { Model() }
+        let site = CallSite()
+        let attributed = fixture.ledger.open(.task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
+        kept.bag.dispose()
+        // This owner is gone, but its attributed entry runs on: an orphan, not a leak.
+        var orphanEntry: LedgerEntry?
+        fixture.run {
+            let gone = Model()
+            orphanEntry = fixture.ledger.open(.task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
+        }
+        fixture.passGracePeriod()
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.count == 1)
+        let leak = try #require(snapshot.leaks.first)
+        #expect(leak.owner.typeName == "Model")
+        #expect(leak.kind == .task)
+        #expect(leak.site == site)
+        #expect(snapshot.counters.tasks == 2)
+        attributed?.end()
+        orphanEntry?.end()
+        #expect(fixture.ledger.counters.tasks == 0)
+    }
+
+    @Test func boundEntryOutlivingItsReleasedOwnerIsALeak() throws {
+        let fixture = LedgerFixture()
+        var entry: LedgerEntry?
+        fixture.run {
+            let model = Model()
+            // An entry the lifetime holds but cannot end (as a task that ignores cancellation).
+            entry = fixture.ledger.open(.task, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: true)
+        }
+        fixture.passGracePeriod()
+        #expect(fixture.ledger.snapshot().leaks.map(\.kind) == [.task])
+        entry?.end()
+    }
+
+    @Test func eventLogKeepsOnlyTheNewest() {
+        let ledger = Ledger(clock: ManualClock(), eventCapacity: 3)
+        for index in 1...5 { ledger.note("event \(index)") }
+        #expect(ledger.snapshot().events.compactMap(\.message) == ["event 3", "event 4", "event 5"])
+    }
+
+    @Test func changeHandlerIsCalledOncePerSnapshot() {
+        let fixture = LedgerFixture()
+        let calls = Recorder<Int>()
+        let token = fixture.ledger.onChange { calls.record(1) }
+        fixture.ledger.note("a")
+        fixture.ledger.note("b")
+        #expect(calls.events.count == 1)
+        _ = fixture.ledger.snapshot()
+        fixture.ledger.note("c")
+        #expect(calls.events.count == 2)
+        token.cancel()
+        _ = fixture.ledger.snapshot()
+        fixture.ledger.note("d")
+        #expect(calls.events.count == 2)
+    }
+
+    @Test func disabledLedgerRecordsNothing() {
+        let ledger = Ledger(clock: ManualClock(), isEnabled: false)
+        let subject = PassthroughSubject<Int, Never>()
+        Ledger.$current.withValue(ledger) {
+            let model = Model()
+            subject.sink { _ in }.store(in: model.bag)
+        }
+        #expect(ledger.counters == LedgerSnapshot.Counters())
+        #expect(ledger.snapshot().events.isEmpty)
+    }
+
+    @Test func ownersEndingOnManyThreadsLeaveCleanCounters() async {
+        let fixture = LedgerFixture()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let subject = PassthroughSubject<Int, Never>()
+                    for _ in 0..<500 {
+                        Ledger.$current.withValue(fixture.ledger) {
+                            let model = Model()
+                            subject.sink { _ in }.store(in: model.bag)
+                        }
+                    }
+                }
+            }
+        }
+        fixture.passGracePeriod()
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters == LedgerSnapshot.Counters())
+        #expect(snapshot.owners.isEmpty)
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+
+@testable import Tether
+
+@Suite struct LifetimeTests {
+    @Test func endCancelsInReverseOrderOfAdding() {
+        let recorder = Recorder<Int>()
+        let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+        for index in 1...3 { lifetime.add { recorder.record(index) } }
+        lifetime.end()
+        #expect(recorder.events == [3, 2, 1])
+    }
+
+    @Test func endingTwiceRunsEverythingOnce() {
+        let recorder = Recorder<Int>()
+        let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+        lifetime.add { recorder.record(1) }
+        lifetime.end()
+        lifetime.end()
+        #expect(recorder.events == [1])
+        #expect(lifetime.isEnded)
+    }
+
+    @Test func addingToAnEndedLifetimeCancelsAtOnce() {
+        let recorder = Recorder<String>()
+        let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+        lifetime.end()
+        lifetime.add { recorder.record("late") }
+        #expect(recorder.events == ["late"])
+    }
+
+    @Test func deinitEndsTheLifetime() {
+        let recorder = Recorder<String>()
+        do {
+            let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+            lifetime.add { recorder.record("ended") }
+            #expect(recorder.events.isEmpty)
+        }
+        #expect(recorder.events == ["ended"])
+    }
+
+    @Test func removedWorkDoesNotRunAtTheEnd() {
+        let recorder = Recorder<Int>()
+        let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+        let first = lifetime.add { recorder.record(1) }
+        lifetime.add { recorder.record(2) }
+        #expect(lifetime.remove(first))
+        #expect(!lifetime.remove(first))
+        lifetime.end()
+        #expect(recorder.events == [2])
+    }
+
+    @Test func cancelThatReentersTheLifetimeDoesNotDeadlock() {
+        let recorder = Recorder<String>()
+        let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
+        lifetime.add { [lifetime] in
+            // Re-entering from inside the end: adds cancel at once, end is a no-op.
+            lifetime.add { recorder.record("added during end") }
+            lifetime.end()
+            recorder.record("outer")
+        }
+        lifetime.end()
+        #expect(recorder.events == ["added during end", "outer"])
+    }
+
+    @Test func storedSubscriptionIsCancelledWithItsBag() {
+        let fixture = LedgerFixture()
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Recorder<Int>()
+        fixture.run {
+            do {
+                let bag = DisposeBag()
+                subject.sink { received.record($0) }.store(in: bag)
+                subject.send(1)
+                #expect(fixture.ledger.counters.subscriptions == 1)
+            }
+            subject.send(2)
+        }
+        #expect(received.events == [1])
+        #expect(fixture.ledger.counters.subscriptions == 0)
+    }
+
+    @Test func parentEndEndsChildButChildDoesNotKeepParentAlive() {
+        let recorder = Recorder<String>()
+        let ledger = Ledger(clock: ManualClock())
+        let parent = Lifetime(ledger: ledger)
+        let child = Lifetime(ledger: ledger, parent: parent)
+        child.add { recorder.record("child") }
+        parent.add { recorder.record("parent") }
+        parent.end()
+        #expect(child.isEnded)
+        #expect(recorder.events == ["parent", "child"])
+    }
+
+    @Test func concurrentAddsAndEndRunEveryActionExactlyOnce() async {
+        for _ in 0..<200 {
+            let ledger = Ledger(clock: ManualClock())
+            let lifetime = Lifetime(ledger: ledger)
+            let counter = Recorder<Int>()
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask { lifetime.add { counter.record(index) } }
+                }
+                group.addTask { lifetime.end() }
+            }
+            lifetime.end()
+            #expect(counter.events.count == 8)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Synchronization
+import Tether
+
+/// A thread-safe list of what happened, in order, for whole-history assertions.
+final class Recorder<Event: Sendable>: Sendable {
+    private let storage = Mutex<[Event]>([])
+
+    func record(_ event: Event) { storage.withLock { $0.append(event) } }
+
+    var events: [Event] { storage.withLock { $0 } }
+}
+
+/// A ledger and the manual clock it runs on, one per test: tests run in parallel.
+struct LedgerFixture {
+    let clock = ManualClock()
+    let ledger: Ledger
+
+    init(gracePeriod: Duration = .milliseconds(300)) {
+        ledger = Ledger(clock: clock, gracePeriod: gracePeriod)
+    }
+
+    func run<R>(_ body: () throws -> R) rethrows -> R {
+        try Ledger.$current.withValue(ledger) { try body() }
+    }
+
+    /// Lets the grace period pass, running the verdicts that fall due.
+    func passGracePeriod() { clock.advance(by: ledger.gracePeriod) }
+}
