@@ -1,0 +1,87 @@
+import Tether
+
+/// A ledger of its own, on a clock of its own, to prove that code leaves nothing behind.
+///
+/// Run the code under test inside ``run(_:)`` (every lifetime and binding made there is recorded
+/// in this tracker's ledger), end what it owns, then ask ``report()`` — it lets the grace period
+/// pass on the manual clock and lists what is left: leaks (owners alive after their end) and
+/// entries still alive, each with its call site.
+///
+/// ```swift
+/// @Test func modelLeavesNothingBehind() {
+///     let tracker = LeakTracker()
+///     tracker.run {
+///         let model = ViewModel()
+///         model.start()
+///     }
+///     expectNoLeaks(tracker)      // fails with "Potential leak: 1 entry …" and its call site
+/// }
+/// ```
+///
+/// Thread-safe; one tracker per test (tests run in parallel).
+public struct LeakTracker: Sendable {
+    /// The manual clock the ledger runs on; advance it to let lab time pass.
+    public let clock: ManualClock
+    /// The tracker's ledger.
+    public let ledger: Ledger
+
+    /// Creates a tracker whose ledger waits `gracePeriod` after an owner's end.
+    public init(gracePeriod: Duration = .milliseconds(300)) {
+        clock = ManualClock()
+        ledger = Ledger(clock: clock, gracePeriod: gracePeriod)
+    }
+
+    /// Runs `body` with the tracker's ledger current.
+    public func run<R>(_ body: () throws -> R) rethrows -> R {
+        try Ledger.$current.withValue(ledger) { try body() }
+    }
+
+    /// Runs `body` with the tracker's ledger current.
+    public func run<R>(_ body: () async throws -> R) async rethrows -> R {
+        try await Ledger.$current.withValue(ledger) { try await body() }
+    }
+
+    /// Lets the grace period pass, then reports what is left — of everything, or of one owner.
+    ///
+    /// - Parameter owner: Only this owner's leak and entries; nil for the whole ledger.
+    public func report(owner: OwnerID? = nil) -> LeakReport {
+        clock.advance(by: ledger.gracePeriod)
+        let snapshot = ledger.snapshot()
+        var entries = snapshot.owners.flatMap(\.entries) + snapshot.unowned
+        var leaks = snapshot.leaks
+        if let owner {
+            entries = entries.filter { $0.owner == owner }
+            leaks = leaks.filter { $0.owner == owner }
+        }
+        return LeakReport(leaks: leaks, entries: entries)
+    }
+}
+
+/// What a ``LeakTracker`` found left after the grace period.
+public struct LeakReport: Sendable, CustomStringConvertible {
+    /// Owners alive after their end, each named by the binding that kept it.
+    public let leaks: [LedgerSnapshot.Leak]
+    /// Entries still alive.
+    public let entries: [LedgerSnapshot.Entry]
+
+    /// Whether nothing is left.
+    public var isEmpty: Bool { leaks.isEmpty && entries.isEmpty }
+
+    /// `Potential leak: 2 entries, 1 owner` and a line per leak and entry with its call site.
+    public var description: String {
+        guard !isEmpty else { return "No leaks" }
+        var lines = ["Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"]
+        for leak in leaks {
+            lines.append("  leaked \(leak.owner) (\(leak.kindName) at \(leak.site))")
+        }
+        for entry in entries {
+            let owner = entry.owner.map { " of \($0)" } ?? ""
+            lines.append("  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+}
