@@ -32,7 +32,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter TetherTests
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DTETHER_TSAN --filter TetherTests
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

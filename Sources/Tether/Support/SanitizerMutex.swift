@@ -1,0 +1,38 @@
+#if TETHER_TSAN
+import Glibc
+
+// ThreadSanitizer cannot see the futex that `Synchronization.Mutex` locks with on Linux, so
+// it reports races inside correctly locked sections (a four-thread append to a Mutex-guarded
+// array is enough). `make tsan` builds with `-DTETHER_TSAN`, and inside this module `Mutex`
+// then names this pthread-backed lock, whose lock and unlock TSan intercepts. Same API and
+// semantics; never part of a normal build.
+typealias Mutex<Value> = SanitizerMutex<Value>
+
+/// A pthread mutex with its value, for sanitizer builds only.
+///
+/// `@unchecked Sendable`: `mutex` protects `value`, which is only touched between
+/// `pthread_mutex_lock` and `pthread_mutex_unlock`.
+final class SanitizerMutex<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    init(_ initialValue: consuming sending Value) {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        value = initialValue
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<Result, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+#endif
