@@ -1,5 +1,5 @@
-import Tether
 import Testing
+import Tether
 
 #if canImport(XCTest)
 import XCTest

@@ -36,7 +36,8 @@ private final class Holder {
         subject.sink { _ in }.store(in: holder.bag)
         let report = tracker.report()
         #expect(report.entries.count == 1)
-        #expect(report.description.contains("subscription of Holder#1 made at LeakTrackerTests.swift:\(line)"))
+        #expect(
+            report.description.contains("subscription of Holder#1 made at LeakTrackerTests.swift:\(line)"))
         withKnownIssue {
             expectNoLeaks(tracker)
         }

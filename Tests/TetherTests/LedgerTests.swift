@@ -105,7 +105,8 @@ private final class ChildModel {
         let fixture = LedgerFixture()
         let model = fixture.run { Model() }
         let entry = try #require(
-            fixture.ledger.open(.observer, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: false))
+            fixture.ledger.open(
+                .observer, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: false))
         entry.delivered()
         #expect(fixture.ledger.counters.zombies == 0)
         model.bag.dispose()
@@ -122,13 +123,15 @@ private final class ChildModel {
         // The owner is kept alive by something outside; its attributed entry names the leak.
         let kept = fixture.run { Model() }
         let site = CallSite()
-        let attributed = fixture.ledger.open(.task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
+        let attributed = fixture.ledger.open(
+            .task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
         kept.bag.dispose()
         // This owner is gone, but its attributed entry runs on: an orphan, not a leak.
         var orphanEntry: LedgerEntry?
         fixture.run {
             let gone = Model()
-            orphanEntry = fixture.ledger.open(.task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
+            orphanEntry = fixture.ledger.open(
+                .task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
         }
         fixture.passGracePeriod()
         let snapshot = fixture.ledger.snapshot()
@@ -149,7 +152,8 @@ private final class ChildModel {
         fixture.run {
             let model = Model()
             // An entry the lifetime holds but cannot end (as a task that ignores cancellation).
-            entry = fixture.ledger.open(.task, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: true)
+            entry = fixture.ledger.open(
+                .task, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: true)
         }
         fixture.passGracePeriod()
         #expect(fixture.ledger.snapshot().leaks.map(\.kind) == [.task])

@@ -72,13 +72,15 @@ public final class ManualClock: TetherClock {
             return order
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 // Checked under the lock: a cancellation that lands after this check finds the
                 // waiter in place, because its handler takes the same lock to remove it.
                 let outcome = state.withLock { state -> Result<Bool, CancellationError> in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(true) }
-                    state.waiters[order] = Waiter(deadline: deadline, order: order, action: .resume(continuation))
+                    state.waiters[order] = Waiter(
+                        deadline: deadline, order: order, action: .resume(continuation))
                     return .success(false)
                 }
                 switch outcome {
@@ -107,7 +109,10 @@ public final class ManualClock: TetherClock {
     public func advance(to instant: Duration) {
         while true {
             let next = state.withLock { state -> Waiter? in
-                guard let first = state.waiters.values.min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) }),
+                guard
+                    let first = state.waiters.values.min(by: {
+                        ($0.deadline, $0.order) < ($1.deadline, $1.order)
+                    }),
                     first.deadline <= instant
                 else {
                     state.now = max(state.now, instant)

@@ -54,7 +54,8 @@ public final class Ledger: Sendable {
     ///   - eventCapacity: How many events the log keeps; older ones are dropped.
     ///   - isEnabled: Whether bindings are recorded at all.
     public init(
-        clock: any TetherClock = SystemClock(), gracePeriod: Duration = .milliseconds(300), eventCapacity: Int = 200,
+        clock: any TetherClock = SystemClock(), gracePeriod: Duration = .milliseconds(300),
+        eventCapacity: Int = 200,
         isEnabled: Bool = true
     ) {
         self.clock = clock
@@ -82,7 +83,8 @@ public final class Ledger: Sendable {
             for entry in state.entries.values.sorted(by: { $0.key < $1.key }) {
                 let item = LedgerSnapshot.Entry(
                     kind: entry.kind, owner: entry.owner?.id, site: entry.site, age: now - entry.created,
-                    deliveries: entry.deliveries.load(ordering: .relaxed), state: entry.isPaused ? .paused : .active,
+                    deliveries: entry.deliveries.load(ordering: .relaxed),
+                    state: entry.isPaused ? .paused : .active,
                     bound: entry.bound)
                 if let owner = entry.owner, state.owners[owner.key] != nil {
                     byOwner[owner.key, default: []].append(item)
@@ -144,7 +146,10 @@ public final class Ledger: Sendable {
     /// Adds an application event to the log (`presented orientation`, `rotated`…).
     public func note(_ message: String, owner: OwnerID? = nil) {
         let time = clock.now
-        state.withLock { $0.log(LedgerEvent(time: time, kind: .note, owner: owner, message: message), capacity: eventCapacity) }
+        state.withLock {
+            $0.log(
+                LedgerEvent(time: time, kind: .note, owner: owner, message: message), capacity: eventCapacity)
+        }
         changed()
     }
 
@@ -178,8 +183,10 @@ public final class Ledger: Sendable {
                 slot.leak = LedgerSnapshot.Leak(
                     owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
                     endedAt: slot.endedAt ?? now,
-                    survivors: state.entries.values.filter { $0.owner === slot.record }.sorted { $0.key < $1.key }
-                        .map(\.site))
+                    survivors: state.entries.values.filter { $0.owner === slot.record }.sorted {
+                        $0.key < $1.key
+                    }
+                    .map(\.site))
                 state.owners[key] = slot
                 leaked.append(key)
             }
@@ -193,7 +200,8 @@ public final class Ledger: Sendable {
                 state.leakOrder.append(key)
                 state.counters.leaks += 1
                 state.log(
-                    LedgerEvent(time: now, kind: .leak, owner: leak.owner, entryKind: leak.kind, site: leak.site),
+                    LedgerEvent(
+                        time: now, kind: .leak, owner: leak.owner, entryKind: leak.kind, site: leak.site),
                     capacity: eventCapacity)
             }
             return !due.isEmpty
@@ -231,7 +239,8 @@ public final class Ledger: Sendable {
         let now = clock.now
         let entry = state.withLock { state -> LedgerEntry in
             let entry = LedgerEntry(
-                key: state.takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound, ledger: self)
+                key: state.takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound,
+                ledger: self)
             state.entries[entry.key] = entry
             state.counters[kind] += 1
             state.log(
@@ -273,7 +282,9 @@ public final class Ledger: Sendable {
             guard state.owners[record.key] != nil else { return }
             state.owners[record.key]?.endedAt = now
             state.pending.append((now + gracePeriod, record.key))
-            state.log(LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site), capacity: eventCapacity)
+            state.log(
+                LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site),
+                capacity: eventCapacity)
         }
         changed()
         scheduleVerdictsIfNeeded()
@@ -286,7 +297,9 @@ public final class Ledger: Sendable {
             guard var slot = state.owners[record.key], !slot.released else { return }
             slot.released = true
             state.counters.owners -= 1
-            state.log(LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site), capacity: eventCapacity)
+            state.log(
+                LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site),
+                capacity: eventCapacity)
             if slot.leak != nil {
                 state.counters.leaks -= 1
                 state.leakOrder.removeAll { $0 == record.key }
@@ -309,7 +322,8 @@ public final class Ledger: Sendable {
         state.withLock { state in
             state.counters.zombies += 1
             state.log(
-                LedgerEvent(time: now, kind: .zombie, owner: entry.owner?.id, entryKind: entry.kind, site: entry.site),
+                LedgerEvent(
+                    time: now, kind: .zombie, owner: entry.owner?.id, entryKind: entry.kind, site: entry.site),
                 capacity: eventCapacity)
         }
         changed()

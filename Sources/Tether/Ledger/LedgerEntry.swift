@@ -89,7 +89,8 @@ final class LedgerEntry: Sendable {
 
     /// Marks the entry paused (its owner's lifecycle is below the active state) or active again.
     func setPaused(_ paused: Bool) {
-        let (from, to) = paused ? (LedgerEntry.active, LedgerEntry.paused) : (LedgerEntry.paused, LedgerEntry.active)
+        let (from, to) =
+            paused ? (LedgerEntry.active, LedgerEntry.paused) : (LedgerEntry.paused, LedgerEntry.active)
         if status.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged {
             ledger.paused(paused ? 1 : -1)
         }

@@ -87,7 +87,8 @@ public final class Lifetime: Sendable {
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
         let parentRecord = parent?.ownerRecord
         guard state.withLock({ $0.owner == nil }),
-            let record = ledger.makeOwner(for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
+            let record = ledger.makeOwner(
+                for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
         else { return }
         let endedAlready = state.withLock { state -> Bool in
             state.owner = record
@@ -118,8 +119,12 @@ public final class Lifetime: Sendable {
     /// After handing it over, cancel the lifetime (or ``remove(_:)`` the token), not the
     /// cancellable itself.
     @discardableResult
-    public func add(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line) -> Token {
-        bind(.cancellable(CancellableBox(cancellable)), kind: .subscription, site: CallSite(fileID: fileID, line: line))
+    public func add(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line)
+        -> Token
+    {
+        bind(
+            .cancellable(CancellableBox(cancellable)), kind: .subscription,
+            site: CallSite(fileID: fileID, line: line))
     }
 
     /// Takes out what `token` added without running it (its ledger entry ends). Returns false
