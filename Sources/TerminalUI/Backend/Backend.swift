@@ -43,6 +43,10 @@ public protocol InteractiveBackend: Backend {
     func readEvents() -> [Event]
     /// Re-reads the terminal size after SIGWINCH and returns it.
     func updateSize() -> Size
+    /// The read end of the pipe that signals (SIGINT, SIGTERM, SIGHUP, SIGWINCH) are written to.
+    var signalFileDescriptor: Int32 { get }
+    /// Reads the signal numbers delivered since the last call, without blocking.
+    func readSignals() -> [Int32]
     /// Leaves full-screen mode and restores the terminal. Idempotent.
     func shutdown()
 }
