@@ -1,0 +1,68 @@
+import Synchronization
+
+/// A source of monotonic time that Tether reads and schedules on.
+///
+/// The ledger stamps its entries and events with `now` and schedules leak verdicts with
+/// ``schedule(at:_:)``. Production code uses ``SystemClock``; tests and the lab's headless mode
+/// inject a ``ManualClock`` and advance it, so nothing waits on the wall clock.
+///
+/// Conforming types must be safe to call from any thread.
+public protocol TetherClock: Sendable {
+    /// Time elapsed since the clock's origin.
+    var now: Duration { get }
+
+    /// Calls `action` once, as soon as `now` reaches `deadline`.
+    ///
+    /// - Returns: A token; cancelling it before the deadline means `action` never runs. Dropping
+    ///   the token does not cancel.
+    @discardableResult
+    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction
+
+    /// Suspends until `now` reaches `deadline`; throws `CancellationError` if the calling task
+    /// is cancelled first.
+    func sleep(until deadline: Duration) async throws
+}
+
+extension TetherClock {
+    /// Suspends for `duration` of this clock's time.
+    public func sleep(for duration: Duration) async throws {
+        try await sleep(until: now + duration)
+    }
+}
+
+/// The real, monotonic clock (`ContinuousClock`).
+///
+/// Thread-safe. Scheduled actions run on a task of the global executor.
+public struct SystemClock: TetherClock {
+    private let origin: ContinuousClock.Instant
+
+    public init() { origin = .now }
+
+    public var now: Duration { ContinuousClock.now - origin }
+
+    @discardableResult
+    public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        let wait = deadline - now
+        let task = Task {
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            guard !Task.isCancelled else { return }
+            action()
+        }
+        return ScheduledAction { task.cancel() }
+    }
+
+    public func sleep(until deadline: Duration) async throws {
+        let wait = deadline - now
+        if wait > .zero { try await Task.sleep(for: wait) } else { try Task.checkCancellation() }
+    }
+}
+
+/// A token for an action scheduled on a ``TetherClock``. Sendable; dropping it does not cancel.
+public struct ScheduledAction: Sendable {
+    private let cancelAction: @Sendable () -> Void
+
+    public init(cancel: @escaping @Sendable () -> Void) { cancelAction = cancel }
+
+    /// Stops the action from running, if it has not run yet.
+    public func cancel() { cancelAction() }
+}

@@ -1,0 +1,382 @@
+import DequeModule
+import Synchronization
+
+/// The record of every binding Tether makes: who owns it, where it was made, how many values
+/// it delivered — and, after an owner's end, whether anything it owned outlived it.
+///
+/// Every subscription, task, observer and binding made through Tether is an entry; every object
+/// that tracks a ``Lifetime`` (or a ``DisposeBag``) is an owner. When an owner's lifetime ends, the
+/// ledger waits ``gracePeriod`` on its ``clock`` and then checks that the owner object is gone (its
+/// lifetime, which it holds, has deinitialized) and nothing bound to it is still alive. What survives is a *leak*, reported once, at the root
+/// owner, with the call site of the binding that survived. A value delivered to an entry whose
+/// owner has ended is a *zombie delivery*.
+///
+/// Bindings made inside `Ledger.$current.withValue(ledger) { … }` are recorded in `ledger`;
+/// elsewhere in ``shared``. Tests make their own ledger with a ``ManualClock``:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let ledger = Ledger(clock: clock)
+/// Ledger.$current.withValue(ledger) {
+///     let model = ViewModel()          // tracks a DisposeBag, stores a task
+///     model.bag.dispose()
+/// }
+/// clock.advance(by: ledger.gracePeriod)
+/// #expect(ledger.snapshot().leaks.isEmpty)
+/// ```
+///
+/// Thread-safe: the state is behind one `Mutex`; change handlers and clock calls run after it is
+/// unlocked. Recording costs a lock per binding made or ended and one atomic increment per value
+/// delivered.
+public final class Ledger: Sendable {
+    /// The ledger bindings are recorded in when no other is current.
+    public static let shared = Ledger()
+
+    /// The ledger new lifetimes and bindings record into, for the current task.
+    @TaskLocal public static var current: Ledger = .shared
+
+    /// The clock that stamps events and times leak verdicts.
+    public let clock: any TetherClock
+    /// How long after an owner's end the leak verdict waits.
+    public let gracePeriod: Duration
+
+    private let eventCapacity: Int
+    private let enabled: Atomic<Bool>
+    private let listenerCount = Atomic<Int>(0)
+    private let changePending = Atomic<Bool>(false)
+    private let state = Mutex(State())
+
+    /// Creates a ledger.
+    ///
+    /// - Parameters:
+    ///   - clock: Stamps events and times verdicts; inject a ``ManualClock`` in tests.
+    ///   - gracePeriod: How long after an owner's end its leak verdict waits. 300 ms by default.
+    ///   - eventCapacity: How many events the log keeps; older ones are dropped.
+    ///   - isEnabled: Whether bindings are recorded at all.
+    public init(
+        clock: any TetherClock = SystemClock(), gracePeriod: Duration = .milliseconds(300), eventCapacity: Int = 200,
+        isEnabled: Bool = true
+    ) {
+        self.clock = clock
+        self.gracePeriod = gracePeriod
+        self.eventCapacity = max(1, eventCapacity)
+        self.enabled = Atomic(isEnabled)
+    }
+
+    /// Whether new bindings and owners are recorded. Turning it off stops recording from then on;
+    /// what is recorded stays.
+    public var isEnabled: Bool {
+        get { enabled.load(ordering: .relaxed) }
+        set { enabled.store(newValue, ordering: .relaxed) }
+    }
+
+    // MARK: - Reading
+
+    /// A consistent picture of the ledger now. Taking one re-arms ``onChange(_:)`` handlers.
+    public func snapshot() -> LedgerSnapshot {
+        changePending.store(false, ordering: .releasing)
+        let now = clock.now
+        return state.withLock { state in
+            var byOwner: [UInt64: [LedgerSnapshot.Entry]] = [:]
+            var unowned: [LedgerSnapshot.Entry] = []
+            for entry in state.entries.values.sorted(by: { $0.key < $1.key }) {
+                let item = LedgerSnapshot.Entry(
+                    kind: entry.kind, owner: entry.owner?.id, site: entry.site, age: now - entry.created,
+                    deliveries: entry.deliveries.load(ordering: .relaxed), state: entry.isPaused ? .paused : .active,
+                    bound: entry.bound)
+                if let owner = entry.owner, state.owners[owner.key] != nil {
+                    byOwner[owner.key, default: []].append(item)
+                } else {
+                    unowned.append(item)
+                }
+            }
+            let owners = state.owners.values.sorted(by: { $0.record.key < $1.record.key }).map { slot in
+                LedgerSnapshot.Owner(
+                    id: slot.record.id, site: slot.record.site,
+                    state: slot.leak != nil ? .leaked : (slot.endedAt != nil ? .ended : .alive),
+                    age: now - slot.record.created, entries: byOwner[slot.record.key] ?? [])
+            }
+            let leaks = state.leakOrder.compactMap { state.owners[$0]?.leak }
+            return LedgerSnapshot(
+                time: now, counters: state.counters, owners: owners, unowned: unowned, leaks: leaks,
+                events: Array(state.events))
+        }
+    }
+
+    /// Live counts, without building the rest of a snapshot.
+    public var counters: LedgerSnapshot.Counters { state.withLock { $0.counters } }
+
+    /// Calls `handler` when the ledger changes — at most once between two ``snapshot()`` calls,
+    /// so a UI that re-renders from a snapshot on each call gets coalesced updates. Costs nothing
+    /// while no handler is registered.
+    ///
+    /// The handler runs on the thread that made the change, after the ledger is unlocked; keep it
+    /// short (schedule a redraw). The registration lasts until the returned token is cancelled or
+    /// released.
+    public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
+        let key = state.withLock { state -> UInt64 in
+            let key = state.takeKey()
+            state.listeners[key] = handler
+            return key
+        }
+        listenerCount.wrappingAdd(1, ordering: .relaxed)
+        return AnyCancellable { [weak self] in
+            guard let self else { return }
+            let removed = self.state.withLock { $0.listeners.removeValue(forKey: key) }
+            if removed != nil { self.listenerCount.wrappingSubtract(1, ordering: .relaxed) }
+            _ = removed
+        }
+    }
+
+    /// The ledger's changes as an async sequence, coalesced: each element means "something
+    /// changed since the last snapshot".
+    public var changes: AsyncStream<Void> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let token = onChange { continuation.yield() }
+            let box = Mutex<AnyCancellable?>(token)
+            continuation.onTermination = { _ in
+                let token = box.withLock { $0.take() }
+                token?.cancel()
+            }
+        }
+    }
+
+    /// Adds an application event to the log (`presented orientation`, `rotated`…).
+    public func note(_ message: String, owner: OwnerID? = nil) {
+        let time = clock.now
+        state.withLock { $0.log(LedgerEvent(time: time, kind: .note, owner: owner, message: message), capacity: eventCapacity) }
+        changed()
+    }
+
+    /// Runs the leak verdicts whose grace period has passed. The ledger's clock calls this by
+    /// itself; call it directly only with a clock that cannot schedule.
+    public func evaluateDueVerdicts() {
+        let now = clock.now
+        let found = state.withLock { state -> Bool in
+            var due: [UInt64] = []
+            while let first = state.pending.first, first.deadline <= now {
+                state.pending.removeFirst()
+                if state.owners[first.key] != nil { due.append(first.key) }
+            }
+            var leaked: [UInt64] = []
+            for key in due {
+                guard var slot = state.owners[key] else { continue }
+                let survivors = state.entries.values
+                    .filter { $0.owner === slot.record && $0.bound }
+                    .sorted { $0.key < $1.key }
+                // The owner is alive for as long as the lifetime it holds is: its deinit is the
+                // owner's release (`ownerReleased`).
+                if slot.released && survivors.isEmpty {
+                    state.owners[key] = nil
+                    continue
+                }
+                // Attributed entries (not held by the lifetime) keep an object alive only through
+                // the object; they name the leak but do not make one by themselves.
+                let named =
+                    survivors.first
+                    ?? state.entries.values.filter { $0.owner === slot.record }.min { $0.key < $1.key }
+                slot.leak = LedgerSnapshot.Leak(
+                    owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
+                    endedAt: slot.endedAt ?? now,
+                    survivors: state.entries.values.filter { $0.owner === slot.record }.sorted { $0.key < $1.key }
+                        .map(\.site))
+                state.owners[key] = slot
+                leaked.append(key)
+            }
+            // Only the root owner is reported: drop leaks whose ancestor has leaked too.
+            for key in leaked {
+                guard let slot = state.owners[key], let leak = slot.leak else { continue }
+                if state.hasLeakedAncestor(slot.record) {
+                    state.owners[key]?.leak = nil
+                    continue
+                }
+                state.leakOrder.append(key)
+                state.counters.leaks += 1
+                state.log(
+                    LedgerEvent(time: now, kind: .leak, owner: leak.owner, entryKind: leak.kind, site: leak.site),
+                    capacity: eventCapacity)
+            }
+            return !due.isEmpty
+        }
+        if found { changed() }
+        scheduleVerdictsIfNeeded()
+    }
+
+    // MARK: - Recording (used by Tether's binding APIs)
+
+    /// Registers `object` as an owner; nil when the ledger is off.
+    func makeOwner(for object: AnyObject, site: CallSite, parent: OwnerRecord?) -> OwnerRecord? {
+        guard isEnabled else { return nil }
+        let now = clock.now
+        let type: any AnyObject.Type = type(of: object)
+        let record = state.withLock { state -> OwnerRecord in
+            let typeKey = ObjectIdentifier(type)
+            var serial = state.typeSerials[typeKey] ?? (String(describing: type), 0)
+            serial.count += 1
+            state.typeSerials[typeKey] = serial
+            let record = OwnerRecord(
+                key: state.takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
+                created: now, parent: parent)
+            state.owners[record.key] = OwnerSlot(record: record)
+            state.counters.owners += 1
+            return record
+        }
+        changed()
+        return record
+    }
+
+    /// Opens an entry; nil when the ledger is off.
+    func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
+        guard isEnabled else { return nil }
+        let now = clock.now
+        let entry = state.withLock { state -> LedgerEntry in
+            let entry = LedgerEntry(
+                key: state.takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound, ledger: self)
+            state.entries[entry.key] = entry
+            state.counters[kind] += 1
+            state.log(
+                LedgerEvent(time: now, kind: .created, owner: owner?.id, entryKind: kind, site: site),
+                capacity: eventCapacity)
+            return entry
+        }
+        changed()
+        return entry
+    }
+
+    /// Removes an entry that has ended (called once per entry, by ``LedgerEntry/end(_:)``).
+    func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool) {
+        let now = clock.now
+        state.withLock { state in
+            guard state.entries.removeValue(forKey: entry.key) != nil else { return }
+            state.counters[entry.kind] -= 1
+            if wasPaused { state.counters.paused -= 1 }
+            state.log(
+                LedgerEvent(
+                    time: now, kind: reason == .cancelled ? .cancelled : .ended, owner: entry.owner?.id,
+                    entryKind: entry.kind, site: entry.site),
+                capacity: eventCapacity)
+        }
+        changed()
+    }
+
+    /// Counts an entry's pause or resume.
+    func paused(_ delta: Int) {
+        state.withLock { $0.counters.paused += delta }
+        changed()
+    }
+
+    /// Marks an owner's lifetime ended and schedules its verdict.
+    func ownerEnded(_ record: OwnerRecord) {
+        guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let now = clock.now
+        state.withLock { state in
+            guard state.owners[record.key] != nil else { return }
+            state.owners[record.key]?.endedAt = now
+            state.pending.append((now + gracePeriod, record.key))
+            state.log(LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site), capacity: eventCapacity)
+        }
+        changed()
+        scheduleVerdictsIfNeeded()
+    }
+
+    /// Notes that an owner object is gone (its lifetime deinitialized); a leak becomes "released late".
+    func ownerReleased(_ record: OwnerRecord) {
+        let now = clock.now
+        state.withLock { state in
+            guard var slot = state.owners[record.key], !slot.released else { return }
+            slot.released = true
+            state.counters.owners -= 1
+            state.log(LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site), capacity: eventCapacity)
+            if slot.leak != nil {
+                state.counters.leaks -= 1
+                state.leakOrder.removeAll { $0 == record.key }
+                state.log(
+                    LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
+                    capacity: eventCapacity)
+                state.owners[record.key] = nil
+            } else if slot.endedAt != nil && !state.pending.contains(where: { $0.key == record.key }) {
+                state.owners[record.key] = nil
+            } else {
+                state.owners[record.key] = slot
+            }
+        }
+        changed()
+    }
+
+    /// Counts a value delivered to an entry whose owner has ended.
+    func recordZombie(_ entry: LedgerEntry) {
+        let now = clock.now
+        state.withLock { state in
+            state.counters.zombies += 1
+            state.log(
+                LedgerEvent(time: now, kind: .zombie, owner: entry.owner?.id, entryKind: entry.kind, site: entry.site),
+                capacity: eventCapacity)
+        }
+        changed()
+    }
+
+    /// Tells change handlers, at most once until the next snapshot.
+    func changed() {
+        guard listenerCount.load(ordering: .relaxed) > 0 else { return }
+        guard !changePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let handlers = state.withLock { Array($0.listeners.values) }
+        for handler in handlers { handler() }
+    }
+
+    private func scheduleVerdictsIfNeeded() {
+        let deadline = state.withLock { state -> Duration? in
+            guard !state.verdictScheduled, let first = state.pending.first else { return nil }
+            state.verdictScheduled = true
+            return first.deadline
+        }
+        guard let deadline else { return }
+        clock.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.verdictScheduled = false }
+            self.evaluateDueVerdicts()
+        }
+    }
+}
+
+// MARK: - State
+
+struct OwnerSlot {
+    let record: OwnerRecord
+    var endedAt: Duration?
+    var released = false
+    var leak: LedgerSnapshot.Leak?
+}
+
+private struct State {
+    var nextKey: UInt64 = 1
+    var entries: [UInt64: LedgerEntry] = [:]
+    var owners: [UInt64: OwnerSlot] = [:]
+    var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
+    var counters = LedgerSnapshot.Counters()
+    var events = Deque<LedgerEvent>()
+    var pending = Deque<(deadline: Duration, key: UInt64)>()
+    var leakOrder: [UInt64] = []
+    var listeners: [UInt64: @Sendable () -> Void] = [:]
+    var verdictScheduled = false
+
+    mutating func takeKey() -> UInt64 {
+        defer { nextKey += 1 }
+        return nextKey
+    }
+
+    mutating func log(_ event: LedgerEvent, capacity: Int) {
+        if events.count >= capacity { events.removeFirst() }
+        events.append(event)
+    }
+
+    func hasLeakedAncestor(_ record: OwnerRecord) -> Bool {
+        var parent = record.parent
+        while let current = parent {
+            if state(of: current)?.leak != nil { return true }
+            parent = current.parent
+        }
+        return false
+    }
+
+    private func state(of record: OwnerRecord) -> OwnerSlot? { owners[record.key] }
+}

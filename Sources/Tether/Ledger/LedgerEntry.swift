@@ -1,0 +1,100 @@
+import Synchronization
+
+/// The ledger's record of one owner: who it is, whether its lifetime has ended, whether the
+/// object itself is gone. The object is held weakly, by the ledger, not here.
+final class OwnerRecord: Sendable {
+    let key: UInt64
+    let id: OwnerID
+    let site: CallSite
+    let created: Duration
+    /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
+    let parent: OwnerRecord?
+    /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
+    let ended = Atomic<Bool>(false)
+
+    init(key: UInt64, id: OwnerID, site: CallSite, created: Duration, parent: OwnerRecord?) {
+        self.key = key
+        self.id = id
+        self.site = site
+        self.created = created
+        self.parent = parent
+    }
+
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+}
+
+/// Why an entry ended.
+enum EndReason: Sendable {
+    /// It finished by itself or was removed by its user.
+    case ended
+    /// Its lifetime ended and cancelled it.
+    case cancelled
+}
+
+/// One binding in the ledger: a subscription, task, observer or two-way binding.
+///
+/// Made by Tether's binding APIs through ``Ledger/open(_:owner:site:bound:)``. Thread-safe: the
+/// counters are atomics and the ledger's state is behind its own lock. The hot path,
+/// ``delivered()``, costs one atomic increment and one atomic load.
+final class LedgerEntry: Sendable {
+    private static let active: UInt8 = 0
+    private static let paused: UInt8 = 1
+    private static let ended: UInt8 = 2
+
+    let key: UInt64
+    let kind: EntryKind
+    let site: CallSite
+    let owner: OwnerRecord?
+    let created: Duration
+    /// Whether the entry is held by its owner's lifetime (ends with it) or only attributed to it.
+    let bound: Bool
+    let ledger: Ledger
+    let deliveries = Atomic<Int>(0)
+    private let status = Atomic<UInt8>(LedgerEntry.active)
+
+    init(
+        key: UInt64, kind: EntryKind, site: CallSite, owner: OwnerRecord?, created: Duration, bound: Bool,
+        ledger: Ledger
+    ) {
+        self.key = key
+        self.kind = kind
+        self.site = site
+        self.owner = owner
+        self.created = created
+        self.bound = bound
+        self.ledger = ledger
+    }
+
+    /// Counts one value delivered through this entry; a delivery after the owner's end is a
+    /// zombie and is reported to the ledger.
+    @inline(__always)
+    func delivered() {
+        deliveries.wrappingAdd(1, ordering: .relaxed)
+        if let owner, owner.hasEnded { ledger.recordZombie(self) }
+    }
+
+    /// Ends the entry once; later calls do nothing.
+    func end(_ reason: EndReason = .ended) {
+        var current = status.load(ordering: .relaxed)
+        while current != LedgerEntry.ended {
+            let (exchanged, original) = status.compareExchange(
+                expected: current, desired: LedgerEntry.ended, ordering: .acquiringAndReleasing)
+            if exchanged {
+                ledger.close(self, reason: reason, wasPaused: current == LedgerEntry.paused)
+                return
+            }
+            current = original
+        }
+    }
+
+    /// Marks the entry paused (its owner's lifecycle is below the active state) or active again.
+    func setPaused(_ paused: Bool) {
+        let (from, to) = paused ? (LedgerEntry.active, LedgerEntry.paused) : (LedgerEntry.paused, LedgerEntry.active)
+        if status.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged {
+            ledger.paused(paused ? 1 : -1)
+        }
+    }
+
+    var isEnded: Bool { status.load(ordering: .acquiring) == LedgerEntry.ended }
+    var isPaused: Bool { status.load(ordering: .acquiring) == LedgerEntry.paused }
+}

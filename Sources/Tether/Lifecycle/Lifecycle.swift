@@ -1,0 +1,136 @@
+import Synchronization
+
+/// The states of a screen, as on Android: created → started → resumed while it is on top,
+/// back to started when covered, destroyed when dismissed.
+///
+/// `destroyed` is final and ends the lifecycle's ``lifetime``. Thread-safe: moves may come from
+/// any thread; observers run before ``move(to:)`` returns, except that a move made while another
+/// move is notifying (re-entrantly, from an observer, or from another thread) is notified by the
+/// move already in progress, in order, after its own steps.
+///
+/// ```swift
+/// let lifecycle = Lifecycle()
+/// lifecycle.move(to: .resumed)      // observers see created, started, resumed
+/// lifecycle.move(to: .started)      // covered by a sheet
+/// lifecycle.move(to: .destroyed)    // dismissed: the lifetime ends
+/// ```
+public final class Lifecycle: Sendable {
+    /// A lifecycle state. Ordered: `destroyed < initialized < created < started < resumed`.
+    public enum State: Int, Comparable, Sendable, CaseIterable, CustomStringConvertible {
+        case destroyed, initialized, created, started, resumed
+
+        public static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var description: String {
+            switch self {
+            case .destroyed: "destroyed"
+            case .initialized: "initialized"
+            case .created: "created"
+            case .started: "started"
+            case .resumed: "resumed"
+            }
+        }
+    }
+
+    private struct Storage {
+        var state: State = .initialized
+        /// States reached but not yet told to observers, oldest first.
+        var undelivered: [State] = []
+        var delivering = false
+        var observers: [(key: UInt64, handler: @Sendable (State) -> Void)] = []
+        var nextKey: UInt64 = 0
+    }
+
+    /// Ends when the lifecycle reaches `destroyed`; bindings owned by the screen go in it.
+    public let lifetime: Lifetime
+    private let storage = Mutex(Storage())
+
+    /// Creates a lifecycle at `initialized`.
+    public init(ledger: Ledger = .current) {
+        lifetime = Lifetime(ledger: ledger)
+    }
+
+    /// The current state.
+    public var state: State { storage.withLock { $0.state } }
+
+    /// Moves to `target`, one step at a time (resumed → destroyed passes started and created),
+    /// telling observers each step. Moving from `destroyed`, or to the current state, does nothing.
+    public func move(to target: State) {
+        let start = storage.withLock { storage -> Bool in
+            guard storage.state != .destroyed, storage.state != target else { return false }
+            var current = storage.state
+            if target == .destroyed {
+                // Falling to destroyed passes every state down to created.
+                while current > .created {
+                    current = State(rawValue: current.rawValue - 1)!
+                    storage.undelivered.append(current)
+                }
+                current = .destroyed
+                storage.undelivered.append(current)
+            } else {
+                while current != target {
+                    current = State(rawValue: current.rawValue + (target > current ? 1 : -1))!
+                    storage.undelivered.append(current)
+                }
+            }
+            storage.state = target
+            guard !storage.delivering else { return false }
+            storage.delivering = true
+            return true
+        }
+        guard start else { return }
+        deliver()
+    }
+
+    /// Calls `handler` with every state the lifecycle moves to, until the returned token is
+    /// cancelled or released, or the lifecycle is destroyed (after `destroyed` is delivered).
+    ///
+    /// - Parameter receiveCurrent: Whether to call `handler` with the current state at once.
+    public func observe(
+        receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
+    ) -> AnyCancellable {
+        let (key, current) = storage.withLock { storage -> (UInt64, State) in
+            let key = storage.nextKey
+            storage.nextKey += 1
+            if storage.state != .destroyed || storage.delivering {
+                storage.observers.append((key, handler))
+            }
+            return (key, storage.state)
+        }
+        if receiveCurrent { handler(current) }
+        return AnyCancellable { [weak self] in
+            let removed = self?.storage.withLock { storage in
+                storage.observers.firstIndex { $0.key == key }.map { storage.observers.remove(at: $0) }
+            }
+            _ = removed  // the handler is released here, after unlocking
+        }
+    }
+
+    private func deliver() {
+        while true {
+            let next = storage.withLock { storage -> (State, [@Sendable (State) -> Void])? in
+                guard !storage.undelivered.isEmpty else {
+                    storage.delivering = false
+                    return nil
+                }
+                return (storage.undelivered.removeFirst(), storage.observers.map(\.handler))
+            }
+            guard let (state, handlers) = next else { return }
+            for handler in handlers { handler(state) }
+            if state == .destroyed {
+                let released = storage.withLock { storage in
+                    defer { storage.observers.removeAll() }
+                    return storage.observers
+                }
+                _ = released
+                lifetime.end()
+            }
+        }
+    }
+}
+
+/// An object with a ``Lifecycle``: a screen. LiveData observers and `repeatOnLifecycle` bound to
+/// it are active only while it is at least started.
+public protocol LifecycleOwner: AnyObject {
+    var lifecycle: Lifecycle { get }
+}

@@ -1,0 +1,57 @@
+/// A bag of bindings that all end when the bag is disposed or deinitializes — the owner-held
+/// form of ``Lifetime``.
+///
+/// Keep one as a stored property of the object whose lifetime the bindings should share; when
+/// the object deinitializes, so does the bag, and every subscription, task and observer stored
+/// in it is cancelled (in reverse order of storing).
+///
+/// ```swift
+/// final class Panel {
+///     let bag = DisposeBag()
+///     init(orientation: LiveData<Orientation>) {
+///         bag.track(self)
+///         orientation.add(observer: self, disposeBag: bag) { print($0) }
+///     }
+/// }
+/// ```
+///
+/// Thread-safe: storing, disposing and deinitializing may race from any threads. Storing into a
+/// disposed bag cancels at once.
+public final class DisposeBag: Sendable {
+    /// The lifetime the bag ends.
+    public let lifetime: Lifetime
+
+    /// Creates an empty bag recording into `ledger`.
+    public init(ledger: Ledger = .current) {
+        lifetime = Lifetime(ledger: ledger)
+    }
+
+    /// Creates an empty bag whose end ends with `parent`'s.
+    public init(parent: DisposeBag, ledger: Ledger = .current) {
+        lifetime = Lifetime(ledger: ledger, parent: parent.lifetime)
+    }
+
+    deinit { lifetime.end() }
+
+    /// Makes `owner` — the object holding this bag — an owner in the ledger. Call once, in its
+    /// `init`.
+    public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
+        lifetime.track(owner, fileID: fileID, line: line)
+    }
+
+    /// Stores a subscription in the bag.
+    public func insert(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line) {
+        lifetime.add(cancellable, fileID: fileID, line: line)
+    }
+
+    /// Adds work to run when the bag ends.
+    public func onDispose(_ action: @escaping @Sendable () -> Void) {
+        lifetime.add(action)
+    }
+
+    /// Ends everything in the bag now. The bag stays disposed; later stores cancel at once.
+    public func dispose() { lifetime.end() }
+
+    /// Whether the bag has been disposed.
+    public var isDisposed: Bool { lifetime.isEnded }
+}

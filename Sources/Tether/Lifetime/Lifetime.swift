@@ -1,0 +1,221 @@
+import Synchronization
+
+/// A span that ends once — explicitly, or when its holder lets go of it — and cancels what it
+/// holds when it does.
+///
+/// `Lifetime` is the primitive every Tether binding stands on. Add cancellation work to it with
+/// ``add(_:)``; when it ends:
+/// 1. it is marked ended (atomically: a concurrent ``add(_:)`` either lands before and is
+///    cancelled with the rest, or lands after and is cancelled at once);
+/// 2. its owner, if it tracks one, is reported ended to the ``Ledger``, which checks for leaks
+///    after the grace period;
+/// 3. what it holds is cancelled in reverse order of adding, after the lock is released — a
+///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock.
+///
+/// A lifetime ends at the latest when it deinitializes. An object becomes a ledger *owner* by
+/// holding a lifetime and calling ``track(_:fileID:line:)`` once, in its `init`:
+///
+/// ```swift
+/// final class ViewModel {
+///     let lifetime = Lifetime()
+///     init(events: some Publisher<Int, Never>) {
+///         lifetime.track(self)
+///         events.sink { print($0) }.store(in: lifetime)
+///     }
+/// }
+/// ```
+///
+/// Thread-safe. ``DisposeBag`` is the owner-held form: it ends its lifetime in its `deinit`.
+public final class Lifetime: Sendable {
+    /// Identifies something added to a lifetime, to take it out again with ``remove(_:)``.
+    public struct Token: Hashable, Sendable {
+        fileprivate let value: UInt64
+    }
+
+    /// What a lifetime runs when it ends.
+    enum Action: Sendable {
+        case call(@Sendable () -> Void)
+        case cancellable(CancellableBox)
+        case child(Lifetime)
+
+        func run() {
+            switch self {
+            case .call(let action): action()
+            case .cancellable(let box): box.cancel()
+            case .child(let lifetime): lifetime.end()
+            }
+        }
+    }
+
+    private struct Item: Sendable {
+        let token: UInt64
+        let action: Action
+        let entry: LedgerEntry?
+    }
+
+    private struct State {
+        var ended = false
+        var items: [Item] = []
+        var nextToken: UInt64 = 0
+        var owner: OwnerRecord?
+    }
+
+    /// The ledger this lifetime records into.
+    public let ledger: Ledger
+    private let parent: Lifetime?
+    private let state = Mutex(State())
+
+    /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
+    ///
+    /// - Parameter parent: A lifetime whose end ends this one too. Leaks are reported at the root
+    ///   owner: an owner whose parent leaked is not reported on its own.
+    public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
+        self.ledger = ledger
+        self.parent = parent
+        parent?.adopt(self)
+    }
+
+    deinit {
+        end()
+        if let owner = state.withLock({ $0.owner }) { ledger.ownerReleased(owner) }
+    }
+
+    /// Makes `owner` this lifetime's owner in the ledger. Call it once, from the owner's `init`;
+    /// the owner must hold the lifetime (its deinit is the owner's release).
+    ///
+    /// Bindings added before this call are recorded without an owner.
+    public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
+        let parentRecord = parent?.ownerRecord
+        guard state.withLock({ $0.owner == nil }),
+            let record = ledger.makeOwner(for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
+        else { return }
+        let endedAlready = state.withLock { state -> Bool in
+            state.owner = record
+            return state.ended
+        }
+        if endedAlready { ledger.ownerEnded(record) }
+    }
+
+    /// The owner's identity in the ledger (`ViewModel#3`), once tracked.
+    public var ownerID: OwnerID? { ownerRecord?.id }
+
+    var ownerRecord: OwnerRecord? { state.withLock { $0.owner } }
+
+    /// Whether the lifetime has ended.
+    public var isEnded: Bool { state.withLock { $0.ended } }
+
+    /// Adds work to run when the lifetime ends; runs it at once if it already has.
+    ///
+    /// The work is not a ledger entry; use ``add(_:fileID:line:)-(AnyCancellable,_,_)`` or the binding APIs for that.
+    @discardableResult
+    public func add(_ onEnd: @escaping @Sendable () -> Void) -> Token {
+        insert(.call(onEnd), entry: nil)
+    }
+
+    /// Binds a subscription: the cancellable is cancelled when the lifetime ends, and it is a
+    /// `subscription` entry in the ledger, attributed to this lifetime's owner.
+    ///
+    /// After handing it over, cancel the lifetime (or ``remove(_:)`` the token), not the
+    /// cancellable itself.
+    @discardableResult
+    public func add(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line) -> Token {
+        bind(.cancellable(CancellableBox(cancellable)), kind: .subscription, site: CallSite(fileID: fileID, line: line))
+    }
+
+    /// Takes out what `token` added without running it (its ledger entry ends). Returns false
+    /// when it is no longer there.
+    @discardableResult
+    public func remove(_ token: Token) -> Bool {
+        let item = state.withLock { state -> Item? in
+            guard let index = state.items.lastIndex(where: { $0.token == token.value }) else { return nil }
+            return state.items.remove(at: index)
+        }
+        guard let item else { return false }
+        item.entry?.end(.ended)
+        return true
+    }
+
+    /// Ends the lifetime: marks it ended, reports its owner ended, then cancels what it holds in
+    /// reverse order of adding. Later calls do nothing.
+    public func end() {
+        let taken = state.withLock { state -> (items: [Item], owner: OwnerRecord?)? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            var items: [Item] = []
+            swap(&items, &state.items)
+            return (items, state.owner)
+        }
+        guard let taken else { return }
+        if let owner = taken.owner { ledger.ownerEnded(owner) }
+        for item in taken.items.reversed() {
+            item.action.run()
+            item.entry?.end(.cancelled)
+        }
+    }
+
+    // MARK: - For Tether's binding APIs
+
+    /// Adds `action` as a ledger entry of `kind` made at `site`, owned by this lifetime's owner.
+    @discardableResult
+    func bind(_ action: Action, kind: EntryKind, site: CallSite) -> Token {
+        let entry = ledger.open(kind, owner: ownerRecord, site: site, bound: true)
+        return insert(action, entry: entry)
+    }
+
+    /// Adds an already-open entry, ending it (as cancelled) when the lifetime ends.
+    @discardableResult
+    func insert(_ action: Action, entry: LedgerEntry?) -> Token {
+        let token = state.withLock { state -> UInt64? in
+            guard !state.ended else { return nil }
+            let token = state.nextToken
+            state.nextToken += 1
+            state.items.append(Item(token: token, action: action, entry: entry))
+            return token
+        }
+        guard let token else {
+            // Adding to an ended lifetime cancels at once.
+            action.run()
+            entry?.end(.cancelled)
+            return Token(value: .max)
+        }
+        return Token(value: token)
+    }
+
+    private func adopt(_ child: Lifetime) {
+        // The child is held weakly: a parent must not keep its children alive.
+        insert(.call { [weak child] in child?.end() }, entry: nil)
+    }
+}
+
+extension AnyCancellable {
+    /// Binds this subscription to `lifetime`: cancelled when the lifetime ends, recorded in its
+    /// ledger with this call site.
+    public func store(in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line) {
+        lifetime.add(self, fileID: fileID, line: line)
+    }
+
+    /// Binds this subscription to `bag`: cancelled when the bag is disposed or deinitializes.
+    public func store(in bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line) {
+        bag.lifetime.add(self, fileID: fileID, line: line)
+    }
+}
+
+/// An `AnyCancellable` handed over to a lifetime.
+///
+/// `@unchecked Sendable` because `AnyCancellable` is not Sendable under OpenCombine: `lock`
+/// protects `cancellable`, which is read and cleared only under it and cancelled after it.
+final class CancellableBox: @unchecked Sendable {
+    private let lock = Mutex(())
+    private var cancellable: AnyCancellable?
+
+    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
+
+    func cancel() {
+        let taken: AnyCancellable? = lock.withLock { _ in
+            let taken = cancellable
+            cancellable = nil
+            return taken
+        }
+        taken?.cancel()
+    }
+}
