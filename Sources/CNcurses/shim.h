@@ -127,30 +127,41 @@ static inline int cncurses_getmouse(int *x, int *y, int *kind) {
 // installed, in static storage; the handlers then only call write, tcsetattr, sigaction and
 // raise, which are async-signal-safe.
 
-static char cncurses_reset_sequence[256];
-static volatile sig_atomic_t cncurses_reset_length = 0;
-static struct termios cncurses_saved_termios;
-static volatile sig_atomic_t cncurses_has_saved_termios = 0;
-static volatile sig_atomic_t cncurses_tty_fd = -1;
-static volatile sig_atomic_t cncurses_signal_pipe_write = -1;
+struct cncurses_restore_state {
+    char sequence[256];
+    volatile sig_atomic_t length;
+    struct termios termios;
+    volatile sig_atomic_t has_termios;
+    volatile sig_atomic_t tty_fd;
+    volatile sig_atomic_t pipe_write;
+};
+
+/// The one copy of the restore state (a function-local static, so the header can be
+/// imported without a C source file).
+static inline struct cncurses_restore_state *cncurses_state(void) {
+    static struct cncurses_restore_state state = {.length = 0, .has_termios = 0, .tty_fd = -1, .pipe_write = -1};
+    return &state;
+}
 
 /// Saves the terminal's current attributes and the bytes that undo full-screen mode.
 static inline void cncurses_prepare_restore(int fd, const char *sequence) {
     size_t n = strlen(sequence);
-    if (n >= sizeof(cncurses_reset_sequence)) n = sizeof(cncurses_reset_sequence) - 1;
-    memcpy(cncurses_reset_sequence, sequence, n);
-    cncurses_reset_sequence[n] = 0;
-    cncurses_reset_length = (sig_atomic_t)n;
-    if (tcgetattr(fd, &cncurses_saved_termios) == 0) cncurses_has_saved_termios = 1;
-    cncurses_tty_fd = fd;
+    if (n >= 255) n = 255;
+    struct cncurses_restore_state *st = cncurses_state();
+    memcpy(st->sequence, sequence, n);
+    st->sequence[n] = 0;
+    st->length = (sig_atomic_t)n;
+    if (tcgetattr(fd, &st->termios) == 0) st->has_termios = 1;
+    st->tty_fd = fd;
 }
 
 /// Writes the reset sequence and restores the saved termios. Async-signal-safe.
 static inline void cncurses_restore_terminal(void) {
-    int fd = cncurses_tty_fd;
+    struct cncurses_restore_state *st = cncurses_state();
+    int fd = st->tty_fd;
     if (fd < 0) return;
-    size_t left = (size_t)cncurses_reset_length;
-    const char *p = cncurses_reset_sequence;
+    size_t left = (size_t)st->length;
+    const char *p = st->sequence;
     while (left > 0) {
         ssize_t w = write(fd, p, left);
         if (w < 0) {
@@ -160,11 +171,11 @@ static inline void cncurses_restore_terminal(void) {
         p += w;
         left -= (size_t)w;
     }
-    if (cncurses_has_saved_termios) tcsetattr(fd, TCSANOW, &cncurses_saved_termios);
+    if (st->has_termios) tcsetattr(fd, TCSANOW, &st->termios);
 }
 
 /// Forgets the prepared restore (after a normal endwin).
-static inline void cncurses_disarm_restore(void) { cncurses_tty_fd = -1; }
+static inline void cncurses_disarm_restore(void) { cncurses_state()->tty_fd = -1; }
 
 static void cncurses_crash_handler(int signo) {
     int saved = errno;
@@ -198,7 +209,7 @@ static inline void cncurses_install_crash_handlers(void) {
 
 static void cncurses_pipe_handler(int signo) {
     int saved = errno;
-    int fd = cncurses_signal_pipe_write;
+    int fd = cncurses_state()->pipe_write;
     if (fd >= 0) {
         unsigned char b = (unsigned char)signo;
         ssize_t r = write(fd, &b, 1);
@@ -215,7 +226,7 @@ static inline int cncurses_signal_pipe_open(void) {
         fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
         fcntl(fds[i], F_SETFD, FD_CLOEXEC);
     }
-    cncurses_signal_pipe_write = fds[1];
+    cncurses_state()->pipe_write = fds[1];
     return fds[0];
 }
 

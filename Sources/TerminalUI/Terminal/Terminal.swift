@@ -19,6 +19,17 @@ public enum Terminal {
         return "\(program): \(which) is not a terminal; run with \(headlessFlag) to use it without one"
     }
 
+    /// Writes `line` and a newline to standard error (unbuffered).
+    public static func printError(_ line: String) {
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { break }
+            offset += n
+        }
+    }
+
     /// The process environment as a dictionary.
     public static var environment: [String: String] {
         var env: [String: String] = [:]
