@@ -13,6 +13,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <ncurses.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -247,6 +248,17 @@ static inline void cncurses_signal_default(int signo) {
     sa.sa_handler = SIG_DFL;
     sigemptyset(&sa.sa_mask);
     sigaction(signo, &sa, NULL);
+}
+
+/// Ends the process by `signo`: default disposition, unblocked in this thread, raised.
+/// (Dispatch's threads block signals, so a plain raise would stay pending.)
+static inline void cncurses_reraise(int signo) {
+    cncurses_signal_default(signo);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(signo);
 }
 
 /// Ignores `signo` (so ncurses does not install its own SIGWINCH handler).

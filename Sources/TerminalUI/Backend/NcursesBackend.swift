@@ -255,8 +255,7 @@ public final class NcursesBackend: InteractiveBackend {
     /// Restores the default action of `signal` and raises it (after `shutdown()`), so the
     /// process ends the way the signal asked.
     public static func reraise(_ signal: Int32) -> Never {
-        cncurses_signal_default(signal)
-        raise(signal)
+        cncurses_reraise(signal)
         exit(128 + signal)
     }
 }
