@@ -72,7 +72,8 @@ final class SheetScreen: Screen {
 
 @MainActor
 func makeApp(backend: any Backend, theme: Theme) -> Application {
-    let app = Application(backend: backend, root: CounterScreen(), theme: theme, minimumSize: Size(width: 30, height: 8))
+    let app = Application(
+        backend: backend, root: CounterScreen(), theme: theme, minimumSize: Size(width: 30, height: 8))
     app.onKey(.character("q"), hint: "quit") { $0.quit() }
     return app
 }

@@ -1,16 +1,21 @@
-import Tether
 import Testing
+import Tether
 
 @testable import TerminalUI
 
 @MainActor
 @Suite struct ApplicationTests {
-    private func makeApp(width: Int = 20, height: Int = 6) -> (Application, TestBackend, RecordingScreen, Recorder) {
+    private func makeApp(width: Int = 20, height: Int = 6) -> (
+        Application, TestBackend, RecordingScreen, Recorder
+    ) {
         let r = Recorder()
         let home = RecordingScreen("home", recorder: r)
         let backend = TestBackend(width: width, height: height)
-        let app = Application(backend: backend, root: home, theme: .standard, minimumSize: Size(width: 10, height: 4))
-        home.keys[.enter] = { ctx in ctx.present(RecordingScreen("sheet", recorder: r, presentation: .sheet())) }
+        let app = Application(
+            backend: backend, root: home, theme: .standard, minimumSize: Size(width: 10, height: 4))
+        home.keys[.enter] = { ctx in
+            ctx.present(RecordingScreen("sheet", recorder: r, presentation: .sheet()))
+        }
         app.onKey(.character("q"), hint: "quit") { $0.quit(code: 3) }
         return (app, backend, home, r)
     }
@@ -104,7 +109,8 @@ import Testing
         #expect(!Theme.fromEnvironment(["NO_COLOR": ""]).isMonochrome)
         #expect(Theme.fromEnvironment(["TUI_ASCII": "1"]).lines == .ascii)
         let backend = TestBackend(width: 12, height: 3)
-        let app = Application(backend: backend, root: RecordingScreen("home", recorder: Recorder()), theme: theme)
+        let app = Application(
+            backend: backend, root: RecordingScreen("home", recorder: Recorder()), theme: theme)
         app.render()
         for y in 0..<3 {
             for x in 0..<12 {

@@ -7,7 +7,9 @@ import Testing
 private func demoPath() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-    var dir = n > 0 ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    var dir =
+        n > 0
+        ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
     while let slash = dir.lastIndex(of: "/") {
         dir = String(dir[..<slash])
         if access(dir + "/tui-demo", X_OK) == 0 { return dir + "/tui-demo" }
@@ -17,7 +19,8 @@ private func demoPath() -> String {
 
 private let leaveAlternateScreen = "\u{1B}[?1049l"
 
-private func startDemo(environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14)) throws
+private func startDemo(environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14))
+    throws
     -> PseudoTerminal
 {
     var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
@@ -36,7 +39,9 @@ private func colorParameters(in output: String) -> [Int] {
             continue
         }
         var j = i + 2
-        while j < bytes.count, (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == UInt8(ascii: ";") { j += 1 }
+        while j < bytes.count, (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == UInt8(ascii: ";") {
+            j += 1
+        }
         if j < bytes.count, bytes[j] == UInt8(ascii: "m") {
             let params = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
             for p in params.split(separator: ";").compactMap({ Int($0) })
@@ -145,7 +150,8 @@ private func colorParameters(in output: String) -> [Int] {
             executable: "/bin/sh", arguments: ["-c", "'\(demoPath())' </dev/null 2>&1 | cat; exit 0"],
             environment: ["PATH": "/usr/bin:/bin"], size: Size(width: 80, height: 5))
         let pty2 = try PseudoTerminal(
-            executable: "/bin/sh", arguments: ["-c", "'\(demoPath())' </dev/null >/dev/null 2>&1; echo code=$?"],
+            executable: "/bin/sh",
+            arguments: ["-c", "'\(demoPath())' </dev/null >/dev/null 2>&1; echo code=$?"],
             environment: ["PATH": "/usr/bin:/bin"], size: Size(width: 80, height: 5))
         #expect(pty.waitForExit() == .exited(0))
         let lines = pty.outputText.split(whereSeparator: \.isNewline)

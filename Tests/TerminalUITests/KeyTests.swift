@@ -8,7 +8,8 @@ import Testing
             ("1", .character("1")), ("r", .character("r")), ("Enter", .enter), ("Esc", .escape), ("Up", .up),
             ("Down", .down), ("Left", .left), ("Right", .right), ("Tab", .tab), ("Space", .character(" ")),
             ("Backspace", .backspace), ("F1", .function(1)), ("F12", .function(12)), ("Ctrl-C", .ctrl("c")),
-            ("PageUp", .pageUp), ("PageDown", .pageDown), ("Home", .home), ("End", .end), ("?", .character("?")),
+            ("PageUp", .pageUp), ("PageDown", .pageDown), ("Home", .home), ("End", .end),
+            ("?", .character("?")),
         ]
         for (name, key) in cases {
             #expect(Key(name: name) == key, "\(name)")
@@ -17,7 +18,9 @@ import Testing
     }
 
     @Test func unknownNamesAreNil() {
-        for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] { #expect(Key(name: name) == nil, "\(name)") }
+        for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] {
+            #expect(Key(name: name) == nil, "\(name)")
+        }
         #expect(Key.parse("1 r Bogus") == .failure(UnknownKeyName(name: "Bogus")))
         #expect(Key.parse("1 r  Esc") == .success([.character("1"), .character("r"), .escape]))
     }

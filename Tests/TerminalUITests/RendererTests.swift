@@ -27,7 +27,10 @@ import Testing
         b.setString("Q", x: 0, y: 1)
         var runs: [CellRun] = []
         Renderer.diff(a, b, into: &runs)
-        #expect(runs == [CellRun(y: 0, x: 1, count: 2), CellRun(y: 0, x: 6, count: 1), CellRun(y: 1, x: 0, count: 1)])
+        #expect(
+            runs == [
+                CellRun(y: 0, x: 1, count: 2), CellRun(y: 0, x: 6, count: 1), CellRun(y: 1, x: 0, count: 1),
+            ])
     }
 
     @Test func aRunNeverStartsOnTheRightHalfOfAWideCharacter() {

@@ -1,5 +1,5 @@
-import Tether
 import Testing
+import Tether
 
 @testable import TerminalUI
 
@@ -69,7 +69,8 @@ final class RecordingScreen: Screen {
         stack.dismissTop(result: "done")
         #expect(
             r.events == [
-                "sheet.cancelTasks", "sheet.started", "sheet.created", "sheet.endSubscriptions", "sheet.destroyed",
+                "sheet.cancelTasks", "sheet.started", "sheet.created", "sheet.endSubscriptions",
+                "sheet.destroyed",
                 "sheet.lifetimeEnded", "home.resumed",
             ])
         #expect(
@@ -93,7 +94,8 @@ final class RecordingScreen: Screen {
         #expect(!r.events.contains("a.resumed"))
         #expect(
             stack.teardownLog.map(\.description) == [
-                "cancelTasks(a)", "endSubscriptions(a)", "dismissChildren(a)", "cancelTasks(b)", "endSubscriptions(b)",
+                "cancelTasks(a)", "endSubscriptions(a)", "dismissChildren(a)", "cancelTasks(b)",
+                "endSubscriptions(b)",
                 "dismissChildren(b)", "release(b)", "release(a)",
             ])
         #expect(r.events.last == "home.resumed")

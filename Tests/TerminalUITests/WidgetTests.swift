@@ -33,7 +33,8 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
                 "│          │",
                 "└──────────┘",
             ])
-        #expect(render(Block(title: "Long title", lines: .ascii), width: 6, height: 2) == ["+Long+", "+----+"])
+        #expect(
+            render(Block(title: "Long title", lines: .ascii), width: 6, height: 2) == ["+Long+", "+----+"])
         #expect(Block().inner(Rect(x: 0, y: 0, width: 5, height: 4)) == Rect(x: 1, y: 1, width: 3, height: 2))
     }
 
@@ -65,7 +66,8 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
 
     @Test func tableLaysOutColumns() {
         let t = Table(
-            header: ["Name", "N"], rows: [["alpha", "1"], ["beta", "22"]], widths: [.fixed(4), .fill()], selected: 1)
+            header: ["Name", "N"], rows: [["alpha", "1"], ["beta", "22"]], widths: [.fixed(4), .fill()],
+            selected: 1)
         #expect(render(t, width: 8, height: 3) == ["Name N  ", "alph 1  ", "beta 22 "])
     }
 

@@ -66,7 +66,8 @@ public final class Application {
     // MARK: Global keys
 
     /// Handles `key` when the top screen does not; `hint` is shown in the footer.
-    public func onKey(_ key: Key, hint: String? = nil, _ action: @escaping @MainActor (ScreenContext) -> Void) {
+    public func onKey(_ key: Key, hint: String? = nil, _ action: @escaping @MainActor (ScreenContext) -> Void)
+    {
         if globalKeys[key] == nil { globalKeyOrder.append(key) }
         globalKeys[key] = GlobalKey(hint: hint.map { KeyHint(key.name, $0) }, action: action)
     }
@@ -166,7 +167,8 @@ public final class Application {
         let area = buffer.area
         guard !area.isEmpty else { return }
         if !area.size.contains(minimumSize) {
-            let message = "needs \(minimumSize.width)×\(minimumSize.height), have \(area.width)×\(area.height)"
+            let message =
+                "needs \(minimumSize.width)×\(minimumSize.height), have \(area.width)×\(area.height)"
             let h = min(area.height, Paragraph.wrap(Line(message), width: area.width).count)
             let box = Rect(x: area.x, y: area.y + (area.height - h) / 2, width: area.width, height: h)
             Paragraph(message, style: theme.warning, alignment: .center).render(into: &buffer, area: box)
@@ -207,7 +209,9 @@ public final class Application {
 
     /// Calls `action` on the main actor at `deadline`, then draws a frame.
     @discardableResult
-    public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @MainActor () -> Void = {}) -> Int {
+    public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @MainActor () -> Void = {})
+        -> Int
+    {
         nextWakeupID += 1
         wakeups.append(Wakeup(id: nextWakeupID, deadline: deadline, action: action))
         wakeups.sort { $0.deadline < $1.deadline }
@@ -246,10 +250,13 @@ public final class Application {
     /// instead of returning. The backend must be interactive (`NcursesBackend`).
     public func run() async -> Int32 {
         guard let backend = backend as? any InteractiveBackend else {
-            preconditionFailure("Application.run needs an InteractiveBackend; drive a TestBackend with send/render")
+            preconditionFailure(
+                "Application.run needs an InteractiveBackend; drive a TestBackend with send/render")
         }
         let code: Int32 = await withCheckedContinuation { continuation in
-            let driver = RunLoopDriver(app: self, backend: backend) { code in continuation.resume(returning: code) }
+            let driver = RunLoopDriver(app: self, backend: backend) { code in
+                continuation.resume(returning: code)
+            }
             loop = driver
             redraw.withLock { $0.loopRunning = true }
             driver.start()

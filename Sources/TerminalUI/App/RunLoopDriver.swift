@@ -28,7 +28,8 @@ final class RunLoopDriver {
     func start() {
         let input = DispatchSource.makeReadSource(fileDescriptor: backend.inputFileDescriptor, queue: .main)
         input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
-        let signals = DispatchSource.makeReadSource(fileDescriptor: backend.signalFileDescriptor, queue: .main)
+        let signals = DispatchSource.makeReadSource(
+            fileDescriptor: backend.signalFileDescriptor, queue: .main)
         signals.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readSignals() } }
         timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.timerFired() } }
         timer.schedule(deadline: .distantFuture)

@@ -67,7 +67,8 @@ public final class ScreenStack {
     /// Dismisses `screen` and every screen above it; the root cannot be dismissed.
     /// Its presenter's `onResult` gets `result`, then the screen below is resumed.
     public func dismiss(_ screen: any Screen, result: Any? = nil) {
-        guard !isTearingDown, let index = entries.firstIndex(where: { $0.screen === screen }), index > 0 else {
+        guard !isTearingDown, let index = entries.firstIndex(where: { $0.screen === screen }), index > 0
+        else {
             return
         }
         isTearingDown = true

@@ -61,7 +61,9 @@ public final class NcursesBackend: InteractiveBackend {
         for s in NcursesBackend.watchedSignals { _ = cncurses_signal_pipe_watch(s) }
         guard cncurses_newterm_stdio() != nil else {
             cncurses_disarm_restore()
-            throw StartError(description: "ncurses could not open the terminal (TERM=\(Terminal.environment["TERM"] ?? ""))")
+            throw StartError(
+                description:
+                    "ncurses could not open the terminal (TERM=\(Terminal.environment["TERM"] ?? ""))")
         }
         isOpen = true
         raw()
@@ -98,7 +100,8 @@ public final class NcursesBackend: InteractiveBackend {
                 if cell.isExtended {
                     // The base and its zero-width marks: ncurses joins them into one cell.
                     var first = true
-                    for u in buffer.symbol(x: x, y: run.y).unicodeScalars where first || CharacterWidth.of(u) == 0 {
+                    for u in buffer.symbol(x: x, y: run.y).unicodeScalars
+                    where first || CharacterWidth.of(u) == 0 {
                         wide.append(wchar_t(bitPattern: u.value))
                         first = false
                     }
@@ -180,7 +183,9 @@ public final class NcursesBackend: InteractiveBackend {
                     var x: Int32 = 0
                     var y: Int32 = 0
                     var kind: Int32 = 0
-                    if cncurses_getmouse(&x, &y, &kind) == cncurses_ok(), let k = NcursesBackend.mouseKind(kind) {
+                    if cncurses_getmouse(&x, &y, &kind) == cncurses_ok(),
+                        let k = NcursesBackend.mouseKind(kind)
+                    {
                         events.append(.mouse(MouseEvent(k, at: Point(x: Int(x), y: Int(y)))))
                     }
                 } else if let key = NcursesBackend.key(forKeyCode: code) {

@@ -112,7 +112,8 @@ public final class Renderer {
                         {
                             runs[runs.count - 1].count = new.area.x + end - last.x
                         } else {
-                            runs.append(CellRun(y: new.area.y + row, x: new.area.x + runStart, count: end - runStart))
+                            runs.append(
+                                CellRun(y: new.area.y + row, x: new.area.x + runStart, count: end - runStart))
                         }
                         x = end
                     }
@@ -122,7 +123,9 @@ public final class Renderer {
     }
 
     @inline(__always)
-    private static func cellsEqual(_ a: Cell, _ b: Cell, _ ob: Buffer, _ nb: Buffer, _ sameTables: Bool) -> Bool {
+    private static func cellsEqual(_ a: Cell, _ b: Cell, _ ob: Buffer, _ nb: Buffer, _ sameTables: Bool)
+        -> Bool
+    {
         if a == b { return sameTables || !a.isExtended || ob.symbol(of: a) == nb.symbol(of: b) }
         if a.isExtended, b.isExtended, a.style == b.style { return ob.symbol(of: a) == nb.symbol(of: b) }
         return false

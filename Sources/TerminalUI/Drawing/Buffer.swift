@@ -150,7 +150,8 @@ public struct Buffer: Sendable {
         var cx = x
         for span in line.spans {
             if cx >= limit { break }
-            cx = setString(span.text, x: cx, y: y, maxWidth: limit - cx, style: base.patched(with: span.style))
+            cx = setString(
+                span.text, x: cx, y: y, maxWidth: limit - cx, style: base.patched(with: span.style))
         }
         return cx
     }

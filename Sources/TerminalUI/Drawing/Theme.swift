@@ -42,12 +42,14 @@ public struct Theme: Hashable, Sendable {
         title: Style(foreground: .brightCyan, modifiers: .bold),
         highlight: Style(foreground: .black, background: .cyan, modifiers: .bold),
         accent: Style(foreground: .yellow, modifiers: .bold), warning: Style(foreground: .yellow),
-        error: Style(foreground: .brightRed, modifiers: .bold), gaugeFilled: Style(foreground: .black, background: .green),
+        error: Style(foreground: .brightRed, modifiers: .bold),
+        gaugeFilled: Style(foreground: .black, background: .green),
         hintKey: Style(foreground: .black, background: .cyan), hintLabel: .plain, lines: .unicode,
         isMonochrome: false)
 
     public static let monochrome = Theme(
-        text: .plain, dimmed: .dim, border: .plain, title: .bold, highlight: Style(modifiers: [.reverse, .bold]),
+        text: .plain, dimmed: .dim, border: .plain, title: .bold,
+        highlight: Style(modifiers: [.reverse, .bold]),
         accent: .bold, warning: .bold, error: Style(modifiers: [.bold, .underline]), gaugeFilled: .reverse,
         hintKey: .reverse, hintLabel: .plain, lines: .unicode, isMonochrome: true)
 

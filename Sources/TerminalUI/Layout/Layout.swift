@@ -27,7 +27,9 @@ public struct Layout: Hashable, Sendable {
         self.constraints = constraints
         self.spacing = max(0, spacing)
     }
-    public static func vertical(_ c: [Constraint], spacing: Int = 0) -> Layout { Layout(.vertical, c, spacing: spacing) }
+    public static func vertical(_ c: [Constraint], spacing: Int = 0) -> Layout {
+        Layout(.vertical, c, spacing: spacing)
+    }
     public static func horizontal(_ c: [Constraint], spacing: Int = 0) -> Layout {
         Layout(.horizontal, c, spacing: spacing)
     }
@@ -43,7 +45,8 @@ public struct Layout: Hashable, Sendable {
             if i > 0 { offset = min(total, offset + spacing) }
             switch direction {
             case .vertical: rects.append(Rect(x: area.x, y: area.y + offset, width: area.width, height: len))
-            case .horizontal: rects.append(Rect(x: area.x + offset, y: area.y, width: len, height: area.height))
+            case .horizontal:
+                rects.append(Rect(x: area.x + offset, y: area.y, width: len, height: area.height))
             }
             offset += len
         }

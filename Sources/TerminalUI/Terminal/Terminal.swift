@@ -24,7 +24,9 @@ public enum Terminal {
         var bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeMutableBytes {
+                write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if n <= 0 { break }
             offset += n
         }

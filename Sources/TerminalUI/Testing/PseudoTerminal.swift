@@ -32,12 +32,15 @@ public final class PseudoTerminal {
     public private(set) var termination: Termination?
 
     /// Starts `executable` on a new pseudo-terminal of `size`.
-    public init(executable: String, arguments: [String] = [], environment: [String: String], size: Size) throws {
+    public init(executable: String, arguments: [String] = [], environment: [String: String], size: Size)
+        throws
+    {
         // /dev/ptmx with TIOCSPTLCK/TIOCGPTN is what posix_openpt, unlockpt and ptsname do on Linux.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
         var number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0, ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
         else {
             let e = errno
             if master >= 0 { close(master) }
@@ -141,8 +144,10 @@ public final class PseudoTerminal {
         case .pageUp: send(esc + "[5~")
         case .pageDown: send(esc + "[6~")
         case .function(let n):
-            let codes = [1: "OP", 2: "OQ", 3: "OR", 4: "OS", 5: "[15~", 6: "[17~", 7: "[18~", 8: "[19~", 9: "[20~",
-                10: "[21~", 11: "[23~", 12: "[24~"]
+            let codes = [
+                1: "OP", 2: "OQ", 3: "OR", 4: "OS", 5: "[15~", 6: "[17~", 7: "[18~", 8: "[19~", 9: "[20~",
+                10: "[21~", 11: "[23~", 12: "[24~",
+            ]
             if let c = codes[n] { send(esc + c) }
         case .ctrl(let c):
             if let v = c.asciiValue { send([v & 0x1F]) }
@@ -230,7 +235,9 @@ public final class PseudoTerminal {
         defer { closedir(dir) }
         var total = 0
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let tid = Int(name) else { continue }
             guard let f = fopen("/proc/\(pid)/task/\(tid)/status", "r") else { continue }
             var line = [CChar](repeating: 0, count: 256)
@@ -248,7 +255,9 @@ public final class PseudoTerminal {
 
 extension Substring {
     fileprivate var trimmingWhitespace: Substring {
-        drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == "\n" || $0 == " " }.reversed().reduce(into: "") {
+        drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == "\n" || $0 == " " }.reversed().reduce(
+            into: ""
+        ) {
             $0.append($1)
         }[...]
     }

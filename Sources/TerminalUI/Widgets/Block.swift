@@ -10,7 +10,8 @@ public struct Block: Widget, Sendable {
     public var fillStyle: Style?
 
     public init(
-        title: String? = nil, lines: LineSet = .unicode, borderStyle: Style = .plain, titleStyle: Style = .bold,
+        title: String? = nil, lines: LineSet = .unicode, borderStyle: Style = .plain,
+        titleStyle: Style = .bold,
         fillStyle: Style? = nil
     ) {
         self.title = title

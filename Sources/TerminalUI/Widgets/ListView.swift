@@ -41,7 +41,10 @@ public struct ListView: Widget, Sendable {
     /// Drawn before the selected item; other items are indented by its width.
     public var highlightSymbol: String
 
-    public init(_ items: [Line], style: Style = .plain, highlightStyle: Style = .reverse, highlightSymbol: String = "> ") {
+    public init(
+        _ items: [Line], style: Style = .plain, highlightStyle: Style = .reverse,
+        highlightSymbol: String = "> "
+    ) {
         self.items = items
         self.style = style
         self.highlightStyle = highlightStyle

@@ -9,7 +9,10 @@ public struct Paragraph: Widget, Sendable {
     /// Wrapped lines skipped from the top.
     public var scroll: Int
 
-    public init(_ lines: [Line], style: Style = .plain, wrap: Bool = true, alignment: Alignment = .left, scroll: Int = 0) {
+    public init(
+        _ lines: [Line], style: Style = .plain, wrap: Bool = true, alignment: Alignment = .left,
+        scroll: Int = 0
+    ) {
         self.lines = lines
         self.style = style
         self.wrap = wrap

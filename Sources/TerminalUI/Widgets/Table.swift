@@ -13,7 +13,8 @@ public struct Table: Widget, Sendable {
     public var columnSpacing: Int
 
     public init(
-        header: [String], rows: [[String]], widths: [Constraint], headerStyle: Style = .bold, style: Style = .plain,
+        header: [String], rows: [[String]], widths: [Constraint], headerStyle: Style = .bold,
+        style: Style = .plain,
         highlightStyle: Style = .reverse, selected: Int? = nil, columnSpacing: Int = 1
     ) {
         self.header = header
@@ -40,7 +41,9 @@ public struct Table: Widget, Sendable {
         for (n, row) in rows.dropFirst(offset).prefix(height).enumerated() {
             let isSelected = selected == offset + n
             let rowStyle = isSelected ? style.patched(with: highlightStyle) : style
-            if isSelected { buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: rowStyle) }
+            if isSelected {
+                buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: rowStyle)
+            }
             draw(row, y: y, columns: columns, style: rowStyle, into: &buffer)
             y += 1
         }
