@@ -1,0 +1,264 @@
+import Glibc
+
+/// Runs a program on a pseudo-terminal for end-to-end tests: send it keys, read what it
+/// drew, wait until a condition on the output holds, check how it exited.
+///
+/// The program gets a new session with the terminal as its controlling tty, a window size
+/// and an environment. `waitUntil` polls the output until the condition holds or the
+/// timeout (a failure bound, not a sleep) passes. Not `Sendable`: use it from one task.
+/// Killing the child (SIGKILL) and closing the terminal happen at deinit if the test did not.
+public final class PseudoTerminal {
+    public enum SpawnError: Error, CustomStringConvertible {
+        case openpt(Int32), spawn(Int32)
+        public var description: String {
+            switch self {
+            case .openpt(let e): return "cannot open a pseudo-terminal: \(String(cString: strerror(e)))"
+            case .spawn(let e): return "cannot spawn: \(String(cString: strerror(e)))"
+            }
+        }
+    }
+
+    /// How the child ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    public let pid: pid_t
+    /// The master side of the terminal.
+    public let masterFD: Int32
+    /// Every byte the program wrote so far (as far as read).
+    public private(set) var output: [UInt8] = []
+    public private(set) var termination: Termination?
+
+    /// Starts `executable` on a new pseudo-terminal of `size`.
+    public init(executable: String, arguments: [String] = [], environment: [String: String], size: Size)
+        throws
+    {
+        // /dev/ptmx with TIOCSPTLCK/TIOCGPTN is what posix_openpt, unlockpt and ptsname do on Linux.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        else {
+            let e = errno
+            if master >= 0 { close(master) }
+            throw SpawnError.openpt(e)
+        }
+        let slavePath = "/dev/pts/\(number)"
+        var ws = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &ws)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (0x80): a new session, so opening the slave makes it the controlling tty.
+        // POSIX_SPAWN_SETSIGDEF | SETSIGMASK (0x04 | 0x08): default signal handling in the child.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | 0x04 | 0x08))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else {
+            close(master)
+            throw SpawnError.spawn(rc)
+        }
+        pid = child
+        masterFD = master
+    }
+
+    deinit {
+        if termination == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(masterFD)
+    }
+
+    /// The output decoded as UTF-8 (escape sequences included).
+    public var outputText: String { String(decoding: output, as: UTF8.self) }
+
+    /// Output from byte offset `mark` on (take a mark with `output.count` before acting).
+    public func outputText(since mark: Int) -> String {
+        String(decoding: output[min(mark, output.count)...], as: UTF8.self)
+    }
+
+    /// Writes bytes to the program's input.
+    public func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(masterFD, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if errno != EAGAIN && errno != EINTR {
+                return
+            } else {
+                var p = pollfd(fd: masterFD, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, 100)
+            }
+        }
+    }
+
+    /// Types text.
+    public func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Types a key as a terminal (xterm) would send it.
+    public func send(_ key: Key) {
+        let esc = "\u{1B}"
+        switch key {
+        case .character(let c): send(String(c))
+        case .enter: send("\r")
+        case .escape: send(esc)
+        case .tab: send("\t")
+        case .backTab: send(esc + "[Z")
+        case .backspace: send([0x7F])
+        case .delete: send(esc + "[3~")
+        case .insert: send(esc + "[2~")
+        case .up: send(esc + "OA")
+        case .down: send(esc + "OB")
+        case .right: send(esc + "OC")
+        case .left: send(esc + "OD")
+        case .home: send(esc + "OH")
+        case .end: send(esc + "OF")
+        case .pageUp: send(esc + "[5~")
+        case .pageDown: send(esc + "[6~")
+        case .function(let n):
+            let codes = [
+                1: "OP", 2: "OQ", 3: "OR", 4: "OS", 5: "[15~", 6: "[17~", 7: "[18~", 8: "[19~", 9: "[20~",
+                10: "[21~", 11: "[23~", 12: "[24~",
+            ]
+            if let c = codes[n] { send(esc + c) }
+        case .ctrl(let c):
+            if let v = c.asciiValue { send([v & 0x1F]) }
+        }
+    }
+
+    /// Sends a signal to the program.
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Changes the window size (the program gets SIGWINCH).
+    public func resize(to size: Size) {
+        var ws = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(masterFD, UInt(TIOCSWINSZ), &ws)
+    }
+
+    /// Reads what is available, waiting up to `milliseconds` for something to arrive.
+    /// Returns false once the program has exited and everything was read.
+    @discardableResult
+    public func pump(milliseconds: Int32 = 20) -> Bool {
+        var p = pollfd(fd: masterFD, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, milliseconds)
+        var readSomething = false
+        if ready > 0 {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(masterFD, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                output.append(contentsOf: chunk[0..<n])
+                readSomething = true
+            }
+        }
+        if termination == nil { reap(options: WNOHANG) }
+        return readSomething || termination == nil
+    }
+
+    /// Polls the output until `condition` holds; false if `timeout` passes first or the
+    /// program ends without it holding.
+    public func waitUntil(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if condition(outputText) { return true }
+            if ContinuousClock.now >= deadline { return false }
+            if !pump() { return condition(outputText) }
+        }
+    }
+
+    /// Waits until the output contains `text`.
+    public func waitFor(_ text: String, since mark: Int = 0, timeout: Duration = .seconds(15)) -> Bool {
+        waitUntil(timeout: timeout) { _ in self.outputText(since: mark).contains(text) }
+    }
+
+    /// Waits for the program to end, reading its remaining output; nil on timeout.
+    public func waitForExit(timeout: Duration = .seconds(15)) -> Termination? {
+        let deadline = ContinuousClock.now + timeout
+        while termination == nil, ContinuousClock.now < deadline { pump() }
+        while pump(milliseconds: 0), termination == nil {}
+        // Drain what is left after exit.
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { read(masterFD, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            output.append(contentsOf: chunk[0..<n])
+        }
+        return termination
+    }
+
+    private func reap(options: Int32) {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, options)
+        guard r == pid else { return }
+        let sig = status & 0x7F
+        termination = sig == 0 ? .exited((status >> 8) & 0xFF) : .signaled(sig)
+    }
+
+    /// The terminal's local modes are canonical with echo (as a shell expects).
+    public var isCooked: Bool {
+        var t = termios()
+        guard tcgetattr(masterFD, &t) == 0 else { return false }
+        return t.c_lflag & tcflag_t(ICANON) != 0 && t.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// Voluntary context switches of every thread of the program (from /proc), or nil.
+    public var voluntaryContextSwitches: Int? {
+        guard let dir = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(dir) }
+        var total = 0
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let tid = Int(name) else { continue }
+            guard let f = fopen("/proc/\(pid)/task/\(tid)/status", "r") else { continue }
+            var line = [CChar](repeating: 0, count: 256)
+            while fgets(&line, 256, f) != nil {
+                let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if s.hasPrefix("voluntary_ctxt_switches:") {
+                    total += Int(s.dropFirst("voluntary_ctxt_switches:".count).trimmingWhitespace) ?? 0
+                }
+            }
+            fclose(f)
+        }
+        return total
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingWhitespace: Substring {
+        drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == "\n" || $0 == " " }.reversed().reduce(
+            into: ""
+        ) {
+            $0.append($1)
+        }[...]
+    }
+}

@@ -1,0 +1,162 @@
+import Glibc
+import Testing
+
+@testable import TerminalUI
+
+/// The built `tui-demo`, next to the test bundle (SwiftPM builds it: the test target depends on it).
+private func demoPath() -> String {
+    var buf = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+    var dir =
+        n > 0
+        ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    while let slash = dir.lastIndex(of: "/") {
+        dir = String(dir[..<slash])
+        if access(dir + "/tui-demo", X_OK) == 0 { return dir + "/tui-demo" }
+    }
+    return "tui-demo"
+}
+
+private let leaveAlternateScreen = "\u{1B}[?1049l"
+
+private func startDemo(environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14))
+    throws
+    -> PseudoTerminal
+{
+    var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+    env.merge(extra) { $1 }
+    return try PseudoTerminal(executable: demoPath(), environment: env, size: size)
+}
+
+/// SGR parameters that set a color (30–49, 90–107) in `output`.
+private func colorParameters(in output: String) -> [Int] {
+    let bytes = Array(output.utf8)
+    var found: [Int] = []
+    var i = 0
+    while i + 1 < bytes.count {
+        guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "[") else {
+            i += 1
+            continue
+        }
+        var j = i + 2
+        while j < bytes.count, (bytes[j] >= 0x30 && bytes[j] <= 0x39) || bytes[j] == UInt8(ascii: ";") {
+            j += 1
+        }
+        if j < bytes.count, bytes[j] == UInt8(ascii: "m") {
+            let params = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+            for p in params.split(separator: ";").compactMap({ Int($0) })
+            where (30...49).contains(p) || (90...107).contains(p) {
+                found.append(p)
+            }
+        }
+        i = j
+    }
+    return found
+}
+
+@Suite(.serialized) struct EndToEndTests {
+    @Test func drawsPresentsAndQuitsRestoringTheTerminal() throws {
+        let pty = try startDemo()
+        #expect(pty.waitFor("Counter"))
+        #expect(pty.waitFor("last sheet result: none"))
+        #expect(!pty.isCooked)
+        pty.send("+")
+        pty.send(.enter)
+        #expect(pty.waitFor("A sheet over count 1"))
+        let mark = pty.output.count
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.outputText(since: mark).contains(leaveAlternateScreen))
+        #expect(pty.isCooked)
+    }
+
+    @Test func escDismissesWithoutTheOneSecondDelay() throws {
+        let pty = try startDemo()
+        pty.send(.enter)
+        #expect(pty.waitFor("A sheet over"))
+        let mark = pty.output.count
+        let start = ContinuousClock.now
+        pty.send(.escape)
+        // Dismissing repaints what the sheet covered; ncurses' default Esc delay is 1 s.
+        #expect(pty.waitFor("😀", since: mark, timeout: .seconds(5)))
+        #expect(ContinuousClock.now - start < .milliseconds(900))
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aSignalRestoresTheTerminalAndEndsByIt(signal: Int32) throws {
+        let pty = try startDemo()
+        #expect(pty.waitFor("last sheet result: none"))
+        let mark = pty.output.count
+        pty.signal(signal)
+        #expect(pty.waitForExit() == .signaled(signal))
+        #expect(pty.outputText(since: mark).contains(leaveAlternateScreen))
+        #expect(pty.isCooked)
+    }
+
+    @Test func ctrlCQuits() throws {
+        let pty = try startDemo()
+        #expect(pty.waitFor("last sheet result: none"))
+        pty.send(.ctrl("c"))
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.isCooked)
+    }
+
+    @Test func anIdleAppDoesNotWakeUp() throws {
+        let pty = try startDemo()
+        #expect(pty.waitFor("last sheet result: none"))
+        pty.send("+")
+        #expect(pty.waitFor("1"))
+        // Let the frame after "+" settle; this window only asserts the absence of wake-ups.
+        let settle = ContinuousClock.now + .milliseconds(300)
+        while ContinuousClock.now < settle { pty.pump(milliseconds: 50) }
+        let before = try #require(pty.voluntaryContextSwitches)
+        let window = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < window { pty.pump(milliseconds: 100) }
+        let after = try #require(pty.voluntaryContextSwitches)
+        #expect(after - before <= 1, "woke \(after - before) times while idle")
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    @Test func tooSmallSaysWhatItNeedsUntilItGrows() throws {
+        let pty = try startDemo(size: Size(width: 20, height: 5))
+        #expect(pty.waitFor("needs 30×8, have"))
+        #expect(pty.waitFor("20×5"))
+        let mark = pty.output.count
+        pty.resize(to: Size(width: 60, height: 14))
+        #expect(pty.waitFor("Counter", since: mark))
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    @Test func noColorDrawsWithoutColorSequences() throws {
+        let pty = try startDemo(environment: ["NO_COLOR": "1"])
+        #expect(pty.waitFor("last sheet result: none"))
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(colorParameters(in: pty.outputText).isEmpty)
+        let colored = try startDemo()
+        #expect(colored.waitFor("last sheet result: none"))
+        colored.send("q")
+        #expect(colored.waitForExit() == .exited(0))
+        #expect(!colorParameters(in: colored.outputText).isEmpty)
+    }
+
+    @Test func withoutATerminalItSaysSoAndExitsWithTwo() throws {
+        // stdin and stdout of the shell are pipes, not the pty.
+        let pty = try PseudoTerminal(
+            executable: "/bin/sh", arguments: ["-c", "'\(demoPath())' </dev/null 2>&1 | cat; exit 0"],
+            environment: ["PATH": "/usr/bin:/bin"], size: Size(width: 80, height: 5))
+        let pty2 = try PseudoTerminal(
+            executable: "/bin/sh",
+            arguments: ["-c", "'\(demoPath())' </dev/null >/dev/null 2>&1; echo code=$?"],
+            environment: ["PATH": "/usr/bin:/bin"], size: Size(width: 80, height: 5))
+        #expect(pty.waitForExit() == .exited(0))
+        let lines = pty.outputText.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1)
+        #expect(pty.outputText.contains("--headless"))
+        #expect(pty2.waitFor("code=2"))
+    }
+}
