@@ -85,7 +85,10 @@ final class Screen: LifecycleOwner, Sendable {
             #expect(live.observerCount == 0)
             #expect(ledger.counters.observers == 0)
             #expect(ledger.counters.paused == 0)
-            #expect(ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [.created, .cancelled])
+            #expect(
+                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                    .created, .cancelled,
+                ])
         }
     }
 
@@ -145,7 +148,9 @@ final class Screen: LifecycleOwner, Sendable {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { for value in 1...rounds { live.publish(value: value) } }
                 group.addTask {
-                    for round in 0..<rounds { screen.lifecycle.move(to: round.isMultiple(of: 2) ? .started : .created) }
+                    for round in 0..<rounds {
+                        screen.lifecycle.move(to: round.isMultiple(of: 2) ? .started : .created)
+                    }
                 }
             }
             screen.lifecycle.move(to: .resumed)

@@ -260,7 +260,9 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
                 group.addTask {
                     for _ in 0..<rounds / 10 {
                         let viewer = Viewer()
-                        live.add(observer: viewer, disposeBag: viewer.bag) { _ in live.remove(observer: viewer) }
+                        live.add(observer: viewer, disposeBag: viewer.bag) { _ in
+                            live.remove(observer: viewer)
+                        }
                         viewer.bag.dispose()
                     }
                 }

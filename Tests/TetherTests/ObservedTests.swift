@@ -212,7 +212,10 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             property.value = 2
             #expect(seen.events == [1])
             #expect(ledger.counters.observers == 0)
-            #expect(ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [.created, .cancelled])
+            #expect(
+                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                    .created, .cancelled,
+                ])
         }
     }
 
@@ -224,7 +227,10 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             #expect(property.remove(observation))
             #expect(ledger.counters.observers == 0)
             lifetime.end()
-            #expect(ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [.created, .ended])
+            #expect(
+                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                    .created, .ended,
+                ])
         }
     }
 

@@ -23,7 +23,11 @@ final class EventLog: Sendable {
 
     func record(_ event: RunEvent) { continuation.yield(event) }
 
-    func nextRun() -> Int { runs.withLock { $0 += 1; return $0 } }
+    func nextRun() -> Int {
+        runs.withLock {
+            $0 += 1; return $0
+        }
+    }
 
 }
 

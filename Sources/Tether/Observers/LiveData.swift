@@ -75,7 +75,8 @@ public final class LiveData<T> {
         let lifetime = disposeBag.lifetime
         let entry = lifetime.ledger.open(
             .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
-        storage.register(observer: observer, lifetime: lifetime, entry: entry, isActive: true, completion: completion)
+        storage.register(
+            observer: observer, lifetime: lifetime, entry: entry, isActive: true, completion: completion)
     }
 
     /// Removes every registration of `observer`. A completion removed during a dispatch is not

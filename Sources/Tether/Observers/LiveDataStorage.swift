@@ -160,7 +160,8 @@ final class LiveDataStorage<T>: @unchecked Sendable {
                     isActive: isActive))
             return key
         }
-        let token = lifetime.insert(.call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
+        let token = lifetime.insert(
+            .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
         let present = lock.withLock { _ -> Bool in
             guard let index = index(of: key) else { return false }
             state.registrations[index].token = token
@@ -189,7 +190,9 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     /// has not received it yet.
     func setActive(_ isActive: Bool, key: UInt64) {
         let outcome = lock.withLock { _ -> (entry: LedgerEntry?, dispatch: Bool)? in
-            guard let index = index(of: key), state.registrations[index].isActive != isActive else { return nil }
+            guard let index = index(of: key), state.registrations[index].isActive != isActive else {
+                return nil
+            }
             state.registrations[index].isActive = isActive
             return (state.registrations[index].entry, isActive && claimDispatch())
         }

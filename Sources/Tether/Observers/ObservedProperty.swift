@@ -53,7 +53,8 @@ public final class ObservedProperty<Value> {
         _ kind: ObservationType, fileID: StaticString = #fileID, line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> Observation {
-        let entry = Ledger.current.open(.observer, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
+        let entry = Ledger.current.open(
+            .observer, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
         return storage.observe(kind, entry: entry, lifetime: nil, handler: handler)
     }
 
@@ -79,7 +80,8 @@ public final class ObservedProperty<Value> {
     /// owned by the bag's owner.
     @discardableResult
     public func observe(
-        _ kind: ObservationType, in disposeBag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
+        _ kind: ObservationType, in disposeBag: DisposeBag, fileID: StaticString = #fileID,
+        line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> Observation {
         observe(kind, in: disposeBag.lifetime, fileID: fileID, line: line, using: handler)
@@ -108,7 +110,9 @@ public final class ObservedProperty<Value> {
     /// $volume.bind($sliderValue)
     /// ```
     @discardableResult
-    public func bind(_ other: ObservedProperty<Value>, fileID: StaticString = #fileID, line: UInt = #line) -> Bool {
+    public func bind(_ other: ObservedProperty<Value>, fileID: StaticString = #fileID, line: UInt = #line)
+        -> Bool
+    {
         storage.bind(other.storage, site: CallSite(fileID: fileID, line: line))
     }
 

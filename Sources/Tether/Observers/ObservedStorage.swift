@@ -88,7 +88,9 @@ final class ObservedStorage<Value>: @unchecked Sendable {
                 self.detach(observation)
             }, entry: entry)
         let present = lock.withLock { _ -> Bool in
-            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else { return false }
+            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
+                return false
+            }
             state.records[index].token = token
             return true
         }
@@ -114,7 +116,9 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     /// Removes `observation` because its lifetime ended (the lifetime ends the entry).
     private func detach(_ observation: Observation) {
         let removed = lock.withLock { _ -> Record? in
-            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else { return nil }
+            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
+                return nil
+            }
             return state.records.remove(at: index)
         }
         if let removed { finish([removed], lifetimeEnded: true) }
@@ -167,7 +171,9 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         guard other !== self else { return false }
         let (binding, purged) = Self.withBoth(self, other) { () -> (ObservedBinding<Value>?, [Record]) in
             let purged = self.purgeObsolete() + other.purgeObsolete()
-            guard let binding = self.state.binding, binding === other.state.binding else { return (nil, purged) }
+            guard let binding = self.state.binding, binding === other.state.binding else {
+                return (nil, purged)
+            }
             self.state.binding = nil
             other.state.binding = nil
             return (binding, purged)
