@@ -1,0 +1,89 @@
+/// A value holder whose observers are held weakly and removed when their ``DisposeBag`` ends.
+///
+/// Publish a value and every registered completion receives it; a completion added later
+/// receives the current value at once. Observers are held weakly: an observer that is gone is
+/// never called again and its registrations are pruned. The bag given to
+/// ``add(observer:disposeBag:fileID:line:completion:)`` bounds each registration: when the bag is
+/// disposed or deinitializes, the registration is removed. Each registration is an `observer`
+/// entry in the bag's ledger, attributed to the bag's owner.
+///
+/// ```swift
+/// final class Panel {
+///     let bag = DisposeBag()
+///     init(orientation: LiveData<Orientation>) {
+///         bag.track(self)
+///         orientation.add(observer: self, disposeBag: bag) { print("now", $0) }
+///     }
+/// }
+/// let orientation = LiveData(Orientation.portrait)
+/// var panel: Panel? = Panel(orientation: orientation)  // prints "now portrait"
+/// orientation.publish(value: .landscapeLeft)            // prints "now landscapeLeft"
+/// panel = nil                                           // the bag ends: the observer is removed
+/// ```
+///
+/// Delivery is synchronous and ordered. Completions run on the publishing thread, in order of
+/// registration, before ``publish(value:)`` returns — unless a dispatch is already in progress
+/// (a publish from inside a completion, or a concurrent one from another thread): then the dispatch
+/// in progress delivers the new value, starting over, before it returns. A newer value supersedes
+/// an older one mid-dispatch: no observer receives an older value after a newer one, and every
+/// observer ends on the newest. Publishing, adding and removing from inside a completion are safe.
+///
+/// Thread-safe; `Sendable` when `T` is. Completions are `@Sendable` because they may run on any
+/// publishing thread. A `@MainActor` observer that publishes on the main actor reads its state in
+/// `MainActor.assumeIsolated { … }`.
+public final class LiveData<T> {
+    let storage: LiveDataStorage<T>
+
+    /// Creates a LiveData with no value: observers receive nothing until the first publish.
+    public init() {
+        storage = LiveDataStorage(value: nil)
+    }
+
+    /// Creates a LiveData holding `value`: observers receive it as soon as they are added.
+    public init(_ value: T) {
+        storage = LiveDataStorage(value: value)
+    }
+
+    /// The latest value published, or nil before the first.
+    public var value: T? { storage.value }
+
+    /// How many registrations have an observer that is still alive.
+    public var observerCount: Int { storage.observerCount }
+
+    /// Stores `value` and delivers it to every observer before returning (see the type's
+    /// discussion for publishes that land during a dispatch).
+    public func publish(value: T) {
+        storage.publish(value)
+    }
+
+    /// Registers `completion` for `observer` until `disposeBag` ends, `observer` is gone, or
+    /// ``remove(observer:)`` is called with it. Delivers the current value at once, if there is one.
+    ///
+    /// Each call is its own registration: one observer may add several completions, called in
+    /// the order they were added. `observer` is held weakly; `completion` is held until the
+    /// registration is removed — capture the observer weakly in it. Adding with a bag that has
+    /// already ended registers nothing.
+    ///
+    /// - Parameters:
+    ///   - observer: The object whose life bounds the registration.
+    ///   - disposeBag: The bag whose end removes the registration; its owner owns the ledger entry.
+    ///   - completion: Called with each value, on the publishing thread.
+    public func add(
+        observer: AnyObject, disposeBag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
+        completion: @escaping @Sendable (T) -> Void
+    ) {
+        let lifetime = disposeBag.lifetime
+        let entry = lifetime.ledger.open(
+            .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+        storage.register(
+            observer: observer, lifetime: lifetime, entry: entry, isActive: true, completion: completion)
+    }
+
+    /// Removes every registration of `observer`. A completion removed during a dispatch is not
+    /// called again, not even by the dispatch in progress.
+    public func remove(observer: AnyObject) {
+        storage.remove(observer: observer)
+    }
+}
+
+extension LiveData: Sendable where T: Sendable {}

@@ -1,0 +1,162 @@
+import Testing
+
+@testable import Tether
+
+/// A screen: a lifecycle owner whose lifecycle lifetime is tracked in the ledger.
+final class Screen: LifecycleOwner, Sendable {
+    let lifecycle: Lifecycle
+
+    init(ledger: Ledger = .current) {
+        lifecycle = Lifecycle(ledger: ledger)
+        lifecycle.lifetime.track(self)
+    }
+}
+
+@Suite struct LifecycleLiveDataTests {
+    @Test func receivesValuesOnlyWhileAtLeastStarted() {
+        withLedger { _ in
+            let live = LiveData(1)
+            let screen = Screen()
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            screen.lifecycle.move(to: .created)
+            live.publish(value: 2)
+            #expect(seen.events == [])
+            screen.lifecycle.move(to: .started)
+            #expect(seen.events == [2])
+            screen.lifecycle.move(to: .resumed)
+            live.publish(value: 3)
+            screen.lifecycle.move(to: .started)
+            live.publish(value: 4)
+            screen.lifecycle.move(to: .created)
+            live.publish(value: 5)
+            #expect(seen.events == [2, 3, 4])
+        }
+    }
+
+    @Test func redeliversTheLatestValueExactlyOnceOnBecomingActive() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let screen = Screen()
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            screen.lifecycle.move(to: .resumed)
+            live.publish(value: 1)
+            screen.lifecycle.move(to: .created)  // stop…
+            screen.lifecycle.move(to: .resumed)  // …and start without a new value: no duplicate
+            #expect(seen.events == [1])
+            screen.lifecycle.move(to: .created)
+            live.publish(value: 2)
+            live.publish(value: 3)
+            live.publish(value: 4)
+            screen.lifecycle.move(to: .started)  // only the newest of those
+            #expect(seen.events == [1, 4])
+        }
+    }
+
+    @Test func ledgerEntryIsPausedWhileInactive() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let screen = Screen()
+            live.observe(screen) { _ in }
+            var paused: [Int] = [ledger.counters.paused]
+            for state in [Lifecycle.State.created, .started, .resumed, .started, .created, .started] {
+                screen.lifecycle.move(to: state)
+                paused.append(ledger.counters.paused)
+            }
+            #expect(paused == [1, 1, 0, 0, 0, 1, 0])
+            let entry = ledger.snapshot().owners.first?.entries.first
+            #expect(entry?.kind == .observer)
+            #expect(entry?.state == .active)
+            #expect(ledger.snapshot().owners.first?.id.description == "Screen#1")
+        }
+    }
+
+    @Test func removedWhenTheLifecycleIsDestroyed() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let screen = Screen()
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            screen.lifecycle.move(to: .resumed)
+            screen.lifecycle.move(to: .destroyed)
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+            #expect(ledger.counters.paused == 0)
+            #expect(
+                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                    .created, .cancelled,
+                ])
+        }
+    }
+
+    @Test func removedWhenTheOwnerDies() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let seen = Recorder<Int>()
+            do {
+                let screen = Screen()
+                live.observe(screen) { seen.record($0) }
+                screen.lifecycle.move(to: .started)
+            }
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+        }
+    }
+
+    @Test func ignoredWhenTheOwnerIsAlreadyDestroyed() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let screen = Screen()
+            screen.lifecycle.move(to: .destroyed)
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            live.publish(value: 1)
+            #expect(seen.events == [])
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
+    @Test func removeObserverTakesTheLifecycleRegistration() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let screen = Screen()
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            screen.lifecycle.move(to: .created)
+            live.remove(observer: screen)
+            #expect(ledger.counters.observers == 0)
+            #expect(ledger.counters.paused == 0)
+            screen.lifecycle.move(to: .started)
+            #expect(seen.events == [])
+        }
+    }
+
+    @Test func movesAndPublishesFromTwoThreadsEndOnTheNewestValue() async {
+        let ledger = Ledger(clock: ManualClock())
+        await Ledger.$current.withValue(ledger) {
+            let live = LiveData(0)
+            let screen = Screen()
+            let seen = Recorder<Int>()
+            live.observe(screen) { seen.record($0) }
+            let rounds = 5_000
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for value in 1...rounds { live.publish(value: value) } }
+                group.addTask {
+                    for round in 0..<rounds {
+                        screen.lifecycle.move(to: round.isMultiple(of: 2) ? .started : .created)
+                    }
+                }
+            }
+            screen.lifecycle.move(to: .resumed)
+            let values = seen.events
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(values.last == rounds)
+        }
+    }
+}

@@ -1,0 +1,277 @@
+import Synchronization
+import Testing
+
+@testable import Tether
+
+/// A thread-safe history of what happened, compared whole.
+final class Recorder<Event: Sendable>: Sendable {
+    private let storage = Mutex<[Event]>([])
+
+    func record(_ event: Event) { storage.withLock { $0.append(event) } }
+    var events: [Event] { storage.withLock { $0 } }
+}
+
+/// An observer that owns a bag, as a view does.
+final class Viewer: Sendable {
+    let bag: DisposeBag
+    let name: String
+
+    init(_ name: String = "viewer", ledger: Ledger = .current) {
+        self.name = name
+        bag = DisposeBag(ledger: ledger)
+        bag.track(self)
+    }
+}
+
+/// Runs `body` with its own ledger on a manual clock.
+func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
+    let ledger = Ledger(clock: ManualClock())
+    return try Ledger.$current.withValue(ledger) { try body(ledger) }
+}
+
+@Suite struct LiveDataTests {
+    @Test func deliversCurrentValueAtOnceWhenAdded() {
+        withLedger { _ in
+            let live = LiveData(1)
+            let viewer = Viewer()
+            let seen = Recorder<Int>()
+            live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
+            #expect(seen.events == [1])
+            live.publish(value: 2)
+            #expect(seen.events == [1, 2])
+            #expect(live.value == 2)
+        }
+    }
+
+    @Test func deliversNothingBeforeTheFirstPublish() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let viewer = Viewer()
+            let seen = Recorder<Int>()
+            live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
+            #expect(seen.events == [])
+            #expect(live.value == nil)
+            live.publish(value: 7)
+            #expect(seen.events == [7])
+        }
+    }
+
+    @Test func eachAddIsItsOwnRegistrationCalledInOrder() {
+        withLedger { ledger in
+            let live = LiveData<Int>()
+            let first = Viewer("first")
+            let second = Viewer("second")
+            let seen = Recorder<String>()
+            live.add(observer: first, disposeBag: first.bag) { seen.record("first.1 \($0)") }
+            live.add(observer: first, disposeBag: first.bag) { seen.record("first.2 \($0)") }
+            live.add(observer: second, disposeBag: second.bag) { seen.record("second \($0)") }
+            live.publish(value: 1)
+            #expect(seen.events == ["first.1 1", "first.2 1", "second 1"])
+            #expect(live.observerCount == 3)
+            #expect(ledger.counters.observers == 3)
+        }
+    }
+
+    @Test func removeTakesAllOfAnObserversRegistrations() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let first = Viewer("first")
+            let second = Viewer("second")
+            let seen = Recorder<String>()
+            live.add(observer: first, disposeBag: first.bag) { seen.record("first.1 \($0)") }
+            live.add(observer: first, disposeBag: first.bag) { seen.record("first.2 \($0)") }
+            live.add(observer: second, disposeBag: second.bag) { seen.record("second \($0)") }
+            live.remove(observer: first)
+            live.publish(value: 1)
+            #expect(seen.events == ["first.1 0", "first.2 0", "second 0", "second 1"])
+            #expect(live.observerCount == 1)
+            #expect(ledger.counters.observers == 1)
+        }
+    }
+
+    @Test func bagEndRemovesItsObserversAndEndsTheirEntries() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let seen = Recorder<Int>()
+            do {
+                let viewer = Viewer()
+                live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
+                let owners = ledger.snapshot().owners
+                #expect(owners.map(\.id.description) == ["Viewer#1"])
+                #expect(owners.first?.entries.map(\.kind) == [.observer])
+                #expect(ledger.counters.observers == 1)
+            }
+            #expect(ledger.counters.observers == 0)
+            #expect(live.observerCount == 0)
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+            #expect(ledger.counters.zombies == 0)
+        }
+    }
+
+    @Test func aDeadObserverIsNeverCalledAndIsPruned() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let bag = DisposeBag()
+            let seen = Recorder<Int>()
+            do {
+                let observer = Viewer()
+                live.add(observer: observer, disposeBag: bag) { seen.record($0) }
+            }
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 1)  // pruned at the next dispatch
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
+    @Test func addingWithAnEndedBagRegistersNothing() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let viewer = Viewer()
+            viewer.bag.dispose()
+            let seen = Recorder<Int>()
+            live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
+            #expect(seen.events == [])
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
+    @Test func countsDeliveriesInTheLedger() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let viewer = Viewer()
+            live.add(observer: viewer, disposeBag: viewer.bag) { _ in }
+            live.publish(value: 1)
+            live.publish(value: 2)
+            let entry = ledger.snapshot().owners.first?.entries.first
+            #expect(entry?.deliveries == 3)
+            #expect(entry?.bound == true)
+            #expect(entry?.site.file == "LiveDataTests.swift")
+        }
+    }
+
+    // androidx's testSetValueDuringSetValue: the nested value wins and nobody sees the old one late.
+    @Test func nestedPublishSupersedesDispatchInProgress() {
+        withLedger { _ in
+            let live = LiveData<String>()
+            let first = Viewer("first")
+            let second = Viewer("second")
+            let seen = Recorder<String>()
+            live.add(observer: first, disposeBag: first.bag) { value in
+                seen.record("first \(value)")
+                if value == "bla" { live.publish(value: "gt") }
+            }
+            live.add(observer: second, disposeBag: second.bag) { seen.record("second \($0)") }
+            live.publish(value: "bla")
+            #expect(seen.events == ["first bla", "first gt", "second gt"])
+            #expect(live.value == "gt")
+        }
+    }
+
+    // androidx's testObserverRemovalInCallback.
+    @Test func removalInACompletionStopsALaterObserver() {
+        withLedger { ledger in
+            let live = LiveData<Int>()
+            let first = Viewer("first")
+            let second = Viewer("second")
+            let seen = Recorder<String>()
+            live.add(observer: first, disposeBag: first.bag) { value in
+                seen.record("first \(value)")
+                live.remove(observer: second)
+            }
+            live.add(observer: second, disposeBag: second.bag) { seen.record("second \($0)") }
+            live.publish(value: 1)
+            live.publish(value: 2)
+            #expect(seen.events == ["first 1", "first 2"])
+            #expect(ledger.counters.observers == 1)
+        }
+    }
+
+    // androidx's testObserverAdditionInCallback.
+    @Test func additionInACompletionReceivesTheNewestValueOnce() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let first = Viewer("first")
+            let second = Viewer("second")
+            let seen = Recorder<String>()
+            live.add(observer: first, disposeBag: first.bag) { value in
+                seen.record("first \(value)")
+                if value == 1 {
+                    live.add(observer: second, disposeBag: second.bag) { seen.record("second \($0)") }
+                }
+            }
+            live.publish(value: 1)
+            live.publish(value: 2)
+            #expect(seen.events == ["first 1", "second 1", "first 2", "second 2"])
+        }
+    }
+
+    @Test func releasingTheLiveDataEndsItsEntries() {
+        withLedger { ledger in
+            let viewer = Viewer()
+            do {
+                let live = LiveData(0)
+                live.add(observer: viewer, disposeBag: viewer.bag) { _ in }
+                #expect(ledger.counters.observers == 1)
+            }
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
+    @MainActor @Test func mainActorObserverReadsItsStateInAssumeIsolated() {
+        withLedger { _ in
+            @MainActor final class Screen {
+                let bag = DisposeBag()
+                var shown: [Int] = []
+                init(_ live: LiveData<Int>) {
+                    live.add(observer: self, disposeBag: bag) { [weak self] value in
+                        MainActor.assumeIsolated { self?.shown.append(value) }
+                    }
+                }
+            }
+            let live = LiveData(1)
+            let screen = Screen(live)
+            live.publish(value: 2)
+            #expect(screen.shown == [1, 2])
+        }
+    }
+
+    @Test func publishingWhileBagsEndOnAnotherThreadStaysOrderedAndClean() async {
+        let ledger = Ledger(clock: ManualClock())
+        await Ledger.$current.withValue(ledger) {
+            let live = LiveData(0)
+            let keeper = Viewer("keeper")
+            let seen = Recorder<Int>()
+            live.add(observer: keeper, disposeBag: keeper.bag) { seen.record($0) }
+            let rounds = 5_000
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for value in 1...rounds { live.publish(value: value) }
+                }
+                group.addTask {
+                    for _ in 0..<rounds {
+                        let viewer = Viewer()
+                        live.add(observer: viewer, disposeBag: viewer.bag) { _ in }
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<rounds / 10 {
+                        let viewer = Viewer()
+                        live.add(observer: viewer, disposeBag: viewer.bag) { _ in
+                            live.remove(observer: viewer)
+                        }
+                        viewer.bag.dispose()
+                    }
+                }
+            }
+            let values = seen.events
+            #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+            #expect(values.last == rounds)
+            #expect(live.observerCount == 1)
+            #expect(ledger.counters.observers == 1)
+        }
+    }
+}
