@@ -19,15 +19,19 @@ let package = Package(
         suite("Delivery"),
         suite("Lifetimes"),
         suite("Tasks"),
+        .systemLibrary(
+            name: "CBenchCurses", path: "CBenchCurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        suite("Frames", extra: ["CBenchCurses"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 /// A benchmark suite: an executable under Benchmarks/<name>/ that the plugin runs.
-func suite(_ name: String) -> Target {
+func suite(_ name: String, extra: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: [
+        dependencies: extra + [
             "Support",
             .product(name: "Tether", package: "Tether"),
             .product(name: "Benchmark", package: "benchmark"),
