@@ -41,7 +41,7 @@ lint:
 bench: deps
 	rm -f Benchmarks/.build/results/Current_run.influx.csv
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark \
-	  --format influx --path .build/results --no-progress $(BENCH_ARGS)
+	  --format influx --path .build/results --no-progress --skip-target tether-bench-profile $(BENCH_ARGS)
 	python3 Benchmarks/ratios.py Benchmarks/.build/results/Current_run.influx.csv
 
 soak: deps

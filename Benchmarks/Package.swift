@@ -23,6 +23,14 @@ let package = Package(
             name: "CBenchCurses", path: "CBenchCurses", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
         suite("Frames", extra: ["CBenchCurses"]),
+        // Not a suite: replays one operation for callgrind (README.md, "Profiling a miss").
+        .executableTarget(
+            name: "tether-bench-profile",
+            dependencies: [
+                .product(name: "Tether", package: "Tether"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Profile"),
     ],
     swiftLanguageModes: [.v6]
 )
