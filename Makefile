@@ -37,8 +37,12 @@ tsan: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
+# Runs every suite (BENCH_ARGS="--filter REGEX" narrows it), then prints Tether ÷ alternative.
 bench: deps
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+	rm -f Benchmarks/.build/results/Current_run.influx.csv
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark \
+	  --format influx --path .build/results --no-progress --skip-target tether-bench-profile $(BENCH_ARGS)
+	python3 Benchmarks/ratios.py Benchmarks/.build/results/Current_run.influx.csv
 
 soak: deps
 	$(SWIFT) build -c release --product tether-lab

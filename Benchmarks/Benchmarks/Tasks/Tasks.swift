@@ -1,0 +1,75 @@
+import Benchmark
+import OpenCombine
+import Support
+import Synchronization
+
+// Tasks bound to values and owners: how fast a cancelled loop exits, and what a task per value
+// costs.
+
+let benchmarks: @Sendable () -> Void = {
+    // MARK: Task.cancel() → the task's `for await` loop exits
+
+    // One sample = one task: started and parked in `for await` over a stream that never ends
+    // (not measured), then cancelled; measured from `cancel()` until the loop has exited and said
+    // so on a stream the benchmark waits on.
+    Benchmark(
+        "cancel-to-loop-exit/1 task/Task.cancel",
+        configuration: budget(seconds: 2, iterations: 5_000)
+    ) { benchmark async in
+        let (values, feed) = AsyncStream.makeStream(of: Int.self)
+        let (events, signal) = AsyncStream.makeStream(of: LoopEvent.self)
+        let task = Task {
+            for await _ in values { signal.yield(.entered) }
+            signal.yield(.exited)
+        }
+        var heard = events.makeAsyncIterator()
+        feed.yield(0)
+        _ = await heard.next()  // .entered: the loop is running and about to wait again
+        await Task.yield()
+        benchmark.startMeasurement()
+        task.cancel()
+        _ = await heard.next()  // .exited
+        benchmark.stopMeasurement()
+        feed.finish()
+    }
+
+    // MARK: A Task per value (asyncSink's alternative)
+
+    // Values sent through a subject whose sink starts a Task for each; measured until every task
+    // has run.
+    Benchmark("per-value/1000 values/Task per value", configuration: budget(scaling: .kilo)) { benchmark async in
+        let count = benchmark.scaledIterations.count
+        let subject = PassthroughSubject<Int, Never>()
+        let (done, finished) = AsyncStream.makeStream(of: Void.self)
+        let ran = Countdown(count) { finished.yield() }
+        let cancellable = subject.sink { value in
+            Task {
+                blackHole(value)
+                ran.tick()
+            }
+        }
+        var waiter = done.makeAsyncIterator()
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        _ = await waiter.next()
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+    }
+}
+
+enum LoopEvent: Sendable { case entered, exited }
+
+/// Calls `done` when it has ticked `count` times. Thread-safe (one atomic).
+final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+    private let done: @Sendable () -> Void
+
+    init(_ count: Int, done: @escaping @Sendable () -> Void) {
+        remaining = Atomic(count)
+        self.done = done
+    }
+
+    func tick() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done() }
+    }
+}

@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Built only by `make bench` (see README.md). Each suite is an executable under
+// Benchmarks/<Suite>/ that package-benchmark's plugin discovers and runs.
+let package = Package(
+    name: "TetherBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tether", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    ],
+    targets: [
+        .target(
+            name: "Support",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Support"),
+        suite("Delivery"),
+        suite("Lifetimes"),
+        suite("Tasks"),
+        .systemLibrary(
+            name: "CBenchCurses", path: "CBenchCurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        suite("Frames", extra: ["CBenchCurses"]),
+        // Not a suite: replays one operation for callgrind (README.md, "Profiling a miss").
+        .executableTarget(
+            name: "tether-bench-profile",
+            dependencies: [
+                .product(name: "Tether", package: "Tether"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Profile"),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+/// A benchmark suite: an executable under Benchmarks/<name>/ that the plugin runs.
+func suite(_ name: String, extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: extra + [
+            "Support",
+            .product(name: "Tether", package: "Tether"),
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")])
+}

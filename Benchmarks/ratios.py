@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Prints Tether ÷ alternative for every benchmark pair of the Performance issue.
+
+Reads package-benchmark's influx export (`--format influx`), which holds, per benchmark and
+metric, the raw percentiles of one measured iteration (nanoseconds, or a malloc count). A
+measured iteration may do many operations (`scalingFactor`); OPS below says how many, so the
+report is per operation. Ratios compare like with like, so they do not depend on OPS.
+
+The targets apply to the ledger-on figures (what users run); ledger-off figures are shown beside
+them. A pair whose Tether side is not written yet prints the alternative's figure and what it
+needs. Exit status is 0 unless the export is missing: this is a report, not a gate.
+
+Usage: ratios.py RESULTS.influx.csv
+"""
+
+import csv
+import sys
+from collections import defaultdict
+
+# Operations per measured iteration (the benchmark's scalingFactor); 1 when not listed.
+OPS = {
+    "send/1 subscriber/OpenCombine sink": 1000,
+    "send/1 subscriber/Tether sink(boundTo:)": 1000,
+    "send/1 subscriber/Tether fuse": 1000,
+    "publish/100 observers/closure array": 1000,
+    "set/10 observers/CurrentValueSubject": 1000,
+    "set/10 observers/Observation re-tracking": 1000,
+    "set/10 observers/Tether @Observed": 1000,
+    "bind-and-end/1 subscription/OpenCombine sink+store+cancel": 1000,
+    "bind-and-end/1 subscription/Tether DisposeBag": 1000,
+    "per-value/1000 values/Task per value": 1000,
+    "per-value/1000 values/Tether asyncSink": 1000,
+}
+
+# (label, Tether benchmark, alternative, checks, what the Tether side needs if it is missing).
+# A check is (metric, percentile, kind, bound): kind "ratio" compares Tether ÷ alternative with
+# bound; "below" asks for a ratio under 1; "absolute" compares Tether's own per-op time (ns).
+PAIRS = [
+    ("1 value, 1 subscriber: bound sink", "send/1 subscriber/Tether sink(boundTo:)",
+     "send/1 subscriber/OpenCombine sink", [("time", 50, "ratio", 1.10)],
+     "publisher.sink(boundTo: lifetime) (seed APIs)"),
+    ("1 value, 1 subscriber: fuse", "send/1 subscriber/Tether fuse",
+     "send/1 subscriber/OpenCombine sink", [("time", 50, "ratio", 1.10)],
+     "Publisher.fuse(heldBy:on:) (seed 002)"),
+    ("1 value, 100 subscribers: bound sink", "send/100 subscribers/Tether sink(boundTo:)",
+     "send/100 subscribers/OpenCombine sink", [("time", 50, "ratio", 1.10)],
+     "publisher.sink(boundTo: lifetime) (seed APIs)"),
+    ("1 value, 100 subscribers: fuse", "send/100 subscribers/Tether fuse",
+     "send/100 subscribers/OpenCombine sink", [("time", 50, "ratio", 1.10)],
+     "Publisher.fuse(heldBy:on:) (seed 002)"),
+    ("LiveData publish to 100 vs closures", "publish/100 observers/Tether LiveData",
+     "publish/100 observers/closure array", [("time", 50, "ratio", 2.0)],
+     "LiveData<T> publish(value:) / add(observer:disposeBag:completion:) (seed 001)"),
+    ("LiveData publish to 100 vs NotificationCenter", "publish/100 observers/Tether LiveData",
+     "publish/100 observers/NotificationCenter", [("time", 50, "below", 1.0)],
+     "LiveData<T> (seed 001)"),
+    ("LiveData publish to 100 vs OpenCombine", "publish/100 observers/Tether LiveData",
+     "send/100 subscribers/OpenCombine sink", [("time", 50, "below", 1.0)],
+     "LiveData<T> (seed 001)"),
+    ("@Observed set, 10 observers vs CurrentValueSubject", "set/10 observers/Tether @Observed",
+     "set/10 observers/CurrentValueSubject", [("time", 50, "below", 1.0)],
+     "@Observed var x; $x.observe(_:using:) (seed 004)"),
+    ("@Observed set, 10 observers vs Observation", "set/10 observers/Tether @Observed",
+     "set/10 observers/Observation re-tracking", [("time", 50, "below", 1.0)],
+     "@Observed (seed 004)"),
+    ("bind and end one subscription", "bind-and-end/1 subscription/Tether DisposeBag",
+     "bind-and-end/1 subscription/OpenCombine sink+store+cancel",
+     [("time", 50, "ratio", 1.5), ("mallocs", 50, "ratio", 1.25)], None),
+    ("owner ends -> stored task's loop exits", "cancel-to-loop-exit/1 task/Tether Task.store(in:)",
+     "cancel-to-loop-exit/1 task/Task.cancel", [("time", 99, "ratio", 2.0)],
+     "Task.store(in:) / Task.asCancellable() (seed 000)"),
+    ("asyncSink, per value", "per-value/1000 values/Tether asyncSink",
+     "per-value/1000 values/Task per value", [("time", 50, "ratio", 2.0)],
+     "Publisher.asyncSink(priority:receiveValue:) (seed 003)"),
+    ("200x60 frame, all cells changed", "frame/200x60 all changed/TerminalUI diff",
+     "frame/200x60 all changed/ncurses redraw", [("time", 50, "ratio", 0.6)],
+     "the TerminalUI diffing renderer with its ncurses backend"),
+    ("200x60 frame, one line changed", "frame/200x60 one line changed/TerminalUI diff",
+     "frame/200x60 one line changed/ncurses redraw", [("time", 50, "absolute", 40_000)],
+     "the TerminalUI diffing renderer with its ncurses backend"),
+    ("200x60 frame, nothing changed", "frame/200x60 nothing changed/TerminalUI diff",
+     "frame/200x60 nothing changed/ncurses redraw", [("time", 50, "absolute", 20_000)],
+     "the TerminalUI diffing renderer with its ncurses backend"),
+]
+
+METRICS = {"Time(wallclock)": "time", "Malloc(total)": "mallocs"}
+
+
+def load(path):
+    """{benchmark: {"time"|"mallocs": {percentile: value per operation}}}"""
+    results = defaultdict(lambda: defaultdict(dict))
+    with open(path, newline="") as file:
+        rows = csv.reader(line for line in file if not line.startswith("#"))
+        header = next(rows)
+        at = {name: index for index, name in enumerate(header)}
+        for row in rows:
+            metric = METRICS.get(row[at["metric"]])
+            if metric is None:
+                continue
+            name = row[at["test"]]
+            base = name.removesuffix(" ledger on").removesuffix(" ledger off")
+            value = float(row[at["value"]]) / OPS.get(base, 1)
+            results[name][metric][float(row[at["percentile"]])] = value
+    return results
+
+
+def show_time(ns):
+    if ns >= 1_000_000:
+        return f"{ns / 1_000_000:.2f} ms"
+    if ns >= 1_000:
+        return f"{ns / 1_000:.2f} µs"
+    return f"{ns:.1f} ns"
+
+
+def show_count(count):
+    return f"{count:.1f}" if count < 100 else f"{count:.0f}"
+
+
+def show(metric, value):
+    return show_time(value) if metric == "time" else show_count(value)
+
+
+def judge(kind, bound, ratio, tether):
+    if kind == "ratio":
+        return f"≤ {bound:g}×", ratio <= bound
+    if kind == "below":
+        return "< 1×", ratio < 1.0
+    return f"≤ {show_time(bound)}", tether <= bound
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    try:
+        results = load(sys.argv[1])
+    except FileNotFoundError:
+        sys.exit(f"ratios.py: no results at {sys.argv[1]} — did the benchmark run fail?")
+
+    print("\nEvery benchmark, per operation (p50 / p99 time, p50 mallocs):")
+    width = max(len(name) for name in results)
+    for name in sorted(results):
+        time, mallocs = results[name]["time"], results[name]["mallocs"]
+        print(f"  {name:<{width}}  {show_time(time[50.0]):>10} / {show_time(time[99.0]):>10}"
+              f"   {show_count(mallocs[50.0]):>7} mallocs")
+
+    print("\nTether ÷ alternative (targets apply with the ledger on):")
+    todo = []
+    for label, tether, alternative, checks, needs in PAIRS:
+        alt = results.get(alternative)
+        print(f"\n  {label}")
+        if alt is None:
+            print(f"    alternative '{alternative}' was not run")
+        else:
+            figures = ", ".join(
+                f"{metric} p{percentile} {show(metric, alt[metric][float(percentile)])}"
+                for metric, percentile, _, _ in checks)
+            print(f"    alternative ({alternative.split('/')[-1]}): {figures}")
+        for ledger in ("on", "off"):
+            mine = results.get(f"{tether} ledger {ledger}")
+            if mine is None:
+                continue
+            for metric, percentile, kind, bound in checks:
+                p = float(percentile)
+                value = mine[metric][p]
+                if alt is None:
+                    print(f"    ledger {ledger:<3} {metric} p{percentile} {show(metric, value)}")
+                    continue
+                base = alt[metric][p]
+                ratio = value / base if base else float("inf") if value else 1.0
+                target, met = judge(kind, bound, ratio, value)
+                verdict = ("PASS" if met else "MISS") if ledger == "on" else ("(pass)" if met else "(miss)")
+                print(f"    ledger {ledger:<3} {metric:<7} p{percentile:<2} {show(metric, value):>10}"
+                      f"  {ratio:6.2f}×  target {target:<9} {verdict}")
+        if f"{tether} ledger on" not in results and needs:
+            print(f"    TODO(bench): needs {needs}")
+            todo.append(needs)
+    if todo:
+        print(f"\n{len(todo)} pair(s) wait for Tether APIs not on this branch yet (see Benchmarks/README.md).")
+
+
+if __name__ == "__main__":
+    main()
