@@ -8,7 +8,7 @@ private final class Model {
     init() { bag.track(self) }
 }
 
-private final class Screen {
+private final class ParentModel {
     let bag = DisposeBag()
     let child: ChildModel
     init() {
@@ -92,12 +92,12 @@ private final class ChildModel {
 
     @Test func onlyTheRootOwnerIsReported() throws {
         let fixture = LedgerFixture()
-        let screen = fixture.run { Screen() }
+        let screen = fixture.run { ParentModel() }
         screen.bag.dispose()
         #expect(screen.child.bag.isDisposed)
         fixture.passGracePeriod()
         let snapshot = fixture.ledger.snapshot()
-        #expect(snapshot.leaks.map(\.owner.typeName) == ["Screen"])
+        #expect(snapshot.leaks.map(\.owner.typeName) == ["ParentModel"])
         #expect(snapshot.counters.leaks == 1)
     }
 

@@ -3,14 +3,6 @@ import Testing
 
 @testable import Tether
 
-/// A thread-safe history of what happened, compared whole.
-final class Recorder<Event: Sendable>: Sendable {
-    private let storage = Mutex<[Event]>([])
-
-    func record(_ event: Event) { storage.withLock { $0.append(event) } }
-    var events: [Event] { storage.withLock { $0 } }
-}
-
 /// An observer that owns a bag, as a view does.
 final class Viewer: Sendable {
     let bag: DisposeBag
