@@ -14,15 +14,21 @@ typealias Mutex<Value> = SanitizerMutex<Value>
 /// `pthread_mutex_lock` and `pthread_mutex_unlock`.
 final class SanitizerMutex<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Behind a pointer rather than a stored `var`: a class property's dynamic exclusivity
+    // marker for a zero-sized value (`Mutex(())`) aliases the object's header, and TSan then
+    // reports the marker against unlocked reads of `mutex`.
+    private let value: UnsafeMutablePointer<Value>
 
     init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        value = initialValue
+        value = .allocate(capacity: 1)
+        value.initialize(to: initialValue)
     }
 
     deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
@@ -32,7 +38,7 @@ final class SanitizerMutex<Value>: @unchecked Sendable {
     ) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
 #endif
