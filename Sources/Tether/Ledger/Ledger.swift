@@ -166,15 +166,17 @@ public final class Ledger: Sendable {
             var leaked: [UInt64] = []
             for key in due {
                 guard var slot = state.owners[key] else { continue }
-                let survivors = state.entries.values
-                    .filter { $0.owner === slot.record && $0.bound }
-                    .sorted { $0.key < $1.key }
+                slot.verdictPending = false
                 // The owner is alive for as long as the lifetime it holds is: its deinit is the
                 // owner's release (`ownerReleased`).
-                if slot.released && survivors.isEmpty {
+                if slot.released && slot.liveBound == 0 {
                     state.owners[key] = nil
                     continue
                 }
+                // A leak: only now is it worth looking through the entries.
+                let survivors = state.entries.values
+                    .filter { $0.owner === slot.record && $0.bound }
+                    .sorted { $0.key < $1.key }
                 // Attributed entries (not held by the lifetime) keep an object alive only through
                 // the object; they name the leak but do not make one by themselves.
                 let named =
@@ -243,6 +245,7 @@ public final class Ledger: Sendable {
                 ledger: self)
             state.entries[entry.key] = entry
             state.counters[kind] += 1
+            if let owner { state.owners[owner.key]?.count(entry, by: 1) }
             state.log(
                 LedgerEvent(time: now, kind: .created, owner: owner?.id, entryKind: kind, site: site),
                 capacity: eventCapacity)
@@ -258,6 +261,7 @@ public final class Ledger: Sendable {
         state.withLock { state in
             guard state.entries.removeValue(forKey: entry.key) != nil else { return }
             state.counters[entry.kind] -= 1
+            if let owner = entry.owner { state.owners[owner.key]?.count(entry, by: -1) }
             if wasPaused { state.counters.paused -= 1 }
             state.log(
                 LedgerEvent(
@@ -278,16 +282,23 @@ public final class Ledger: Sendable {
     func ownerEnded(_ record: OwnerRecord) {
         guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let now = clock.now
-        state.withLock { state in
-            guard state.owners[record.key] != nil else { return }
+        let deadline = now + gracePeriod
+        // One lock: mark the end, queue the verdict, log, and decide whether a timer is needed
+        // (deadlines are queued in order, so one timer for the earliest is enough).
+        let schedule = state.withLock { state -> Bool in
+            guard state.owners[record.key] != nil else { return false }
             state.owners[record.key]?.endedAt = now
-            state.pending.append((now + gracePeriod, record.key))
+            state.owners[record.key]?.verdictPending = true
+            state.pending.append((deadline, record.key))
             state.log(
                 LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site),
                 capacity: eventCapacity)
+            guard !state.verdictScheduled else { return false }
+            state.verdictScheduled = true
+            return true
         }
         changed()
-        scheduleVerdictsIfNeeded()
+        if schedule { scheduleVerdicts(at: deadline) }
     }
 
     /// Notes that an owner object is gone (its lifetime deinitialized); a leak becomes "released late".
@@ -307,7 +318,7 @@ public final class Ledger: Sendable {
                     LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
                     capacity: eventCapacity)
                 state.owners[record.key] = nil
-            } else if slot.endedAt != nil && !state.pending.contains(where: { $0.key == record.key }) {
+            } else if slot.endedAt != nil && !slot.verdictPending {
                 state.owners[record.key] = nil
             } else {
                 state.owners[record.key] = slot
@@ -343,7 +354,10 @@ public final class Ledger: Sendable {
             state.verdictScheduled = true
             return first.deadline
         }
-        guard let deadline else { return }
+        if let deadline { scheduleVerdicts(at: deadline) }
+    }
+
+    private func scheduleVerdicts(at deadline: Duration) {
         clock.schedule(at: deadline) { [weak self] in
             guard let self else { return }
             self.state.withLock { $0.verdictScheduled = false }
@@ -356,9 +370,19 @@ public final class Ledger: Sendable {
 
 struct OwnerSlot {
     let record: OwnerRecord
+    /// Live entries attributed to the owner, and how many of them its lifetime holds.
+    var live = 0
+    var liveBound = 0
+    /// Whether a verdict is queued for the owner.
+    var verdictPending = false
     var endedAt: Duration?
     var released = false
     var leak: LedgerSnapshot.Leak?
+
+    mutating func count(_ entry: LedgerEntry, by delta: Int) {
+        live += delta
+        if entry.bound { liveBound += delta }
+    }
 }
 
 private struct State {
