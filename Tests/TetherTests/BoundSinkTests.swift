@@ -138,13 +138,23 @@ final class StreamsOwner: Sendable {
 
 /// Lets a test hand a non-Sendable value to concurrent code it synchronizes itself.
 ///
-/// `@unchecked Sendable` only for tests: `lock` protects nothing but the hand-over; the value's
-/// own thread-safety (OpenCombine's subjects lock internally) is what the test relies on.
+/// `@unchecked Sendable` only for tests: `lock` protects `stored`; the value's own thread-safety
+/// (OpenCombine's subjects lock internally) is what the test relies on when it uses it.
 final class StreamsSendableBox<Value>: @unchecked Sendable {
     private let lock = Mutex(())
-    private let stored: Value
+    private var stored: Value?
     init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { _ in stored } }
+    var value: Value { lock.withLock { _ in stored! } }
+
+    /// Drops the box's reference, after unlocking (the value may deinitialize then).
+    func release() {
+        let taken = lock.withLock { _ -> Value? in
+            let taken = stored
+            stored = nil
+            return taken
+        }
+        _ = taken
+    }
 }
 
 /// Something to watch deinitialize.
