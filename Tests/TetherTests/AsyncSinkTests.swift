@@ -1,6 +1,5 @@
 import Synchronization
 import Testing
-
 import Tether
 
 /// What a body did, in order.

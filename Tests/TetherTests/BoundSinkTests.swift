@@ -1,7 +1,6 @@
 import Dispatch
 import Synchronization
 import Testing
-
 import Tether
 
 @Suite struct BoundSinkTests {
@@ -71,7 +70,9 @@ import Tether
             var leaked: AnyCancellable?
             do {
                 let owner = StreamsOwner()
-                leaked = subject.trackedSink(attributedTo: owner.bag) { value in received.withLock { $0.append(value) } }
+                leaked = subject.trackedSink(attributedTo: owner.bag) { value in
+                    received.withLock { $0.append(value) }
+                }
                 subject.send(1)
             }
             subject.send(2)

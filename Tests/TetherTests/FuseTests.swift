@@ -1,7 +1,6 @@
 import Dispatch
 import Synchronization
 import Testing
-
 import Tether
 
 /// A holder, as in the seed: keeps the fuses' tokens.

@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-
 import Tether
 
 private let rotated = Notification.Name("NotificationSequenceTests.rotated")
@@ -145,7 +144,8 @@ private final class Calls: Sendable {
     @Test func dropsNotificationsPostedWithoutDemand() {
         let center = NotificationCenter()
         let recorder = StreamsRecorder<Int>()
-        center.tetherPublisher(for: rotated).map { $0.userInfo?["n"] as? Int ?? -1 }.prefix(1).subscribe(recorder)
+        center.tetherPublisher(for: rotated).map { $0.userInfo?["n"] as? Int ?? -1 }.prefix(1).subscribe(
+            recorder)
         center.post(name: rotated, object: nil, userInfo: ["n": 1])
         center.post(name: rotated, object: nil, userInfo: ["n": 2])
         #expect(recorder.events == [.subscribed, .value(1), .finished])

@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-
 import Tether
 
 private let rotated = Notification.Name("TaskLifetimeTests.rotated")

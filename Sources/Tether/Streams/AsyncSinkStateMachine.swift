@@ -76,7 +76,9 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     /// A body returned. For `.serial`, the next waiting value to start.
     mutating func finished(id: UInt64) -> (id: UInt64, value: Value)? {
         slots[id] = nil
-        guard overlap == .serial, !isCancelled, slots.isEmpty, let next = waiting.popFirst() else { return nil }
+        guard overlap == .serial, !isCancelled, slots.isEmpty, let next = waiting.popFirst() else {
+            return nil
+        }
         return (takeSlot(), next)
     }
 
@@ -97,7 +99,9 @@ struct AsyncSinkStateMachine<Value: Sendable> {
 
     private mutating func takeAllRunning() -> [Running] {
         var running: [Running] = []
-        for case .running(let task, let entry) in slots.values { running.append(Running(task: task, entry: entry)) }
+        for case .running(let task, let entry) in slots.values {
+            running.append(Running(task: task, entry: entry))
+        }
         slots.removeAll()
         return running
     }

@@ -11,7 +11,10 @@ final class AsyncSinkStorage<Value: Sendable>: Sendable {
     private let ledger: Ledger
     private let site: CallSite
 
-    init(overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite, body: @escaping Body) {
+    init(
+        overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite,
+        body: @escaping Body
+    ) {
         state = Mutex(AsyncSinkStateMachine(overlap: overlap))
         self.priority = priority
         self.ledger = ledger

@@ -29,7 +29,8 @@ extension Publisher where Failure == Never, Output: Sendable {
         receiveValue: @escaping @Sendable @isolated(any) (Output) async -> Void
     ) -> AnyCancellable {
         let storage = AsyncSinkStorage<Output>(
-            overlap: overlap, priority: priority, ledger: .current, site: CallSite(fileID: fileID, line: line),
+            overlap: overlap, priority: priority, ledger: .current,
+            site: CallSite(fileID: fileID, line: line),
             body: receiveValue)
         let subscription = sink { storage.receive($0) }
         return AnyCancellable {

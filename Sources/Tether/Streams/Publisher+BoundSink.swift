@@ -18,7 +18,8 @@ extension Publisher where Failure == Never {
     ) {
         guard !lifetime.isEnded else { return }
         let entry = lifetime.ledger.open(
-            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
+            bound: true)
         let cancellable = sink(
             receiveCompletion: { _ in entry?.end(.ended) },
             receiveValue: { value in
@@ -55,7 +56,8 @@ extension Publisher where Failure == Never {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let entry = lifetime.ledger.open(
-            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
+            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
+            bound: false)
         let cancellable = sink(
             receiveCompletion: { _ in entry?.end(.ended) },
             receiveValue: { value in

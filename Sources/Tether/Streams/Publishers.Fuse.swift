@@ -129,7 +129,8 @@ extension Publishers.Fuse {
     /// blow that lands while a signal is being delivered downstream (`emitting > 0`) is left to
     /// the delivering thread, which finishes the subscriber when it is done: the subscriber never
     /// receives two signals at once.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember, @unchecked Sendable
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember,
+        @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure

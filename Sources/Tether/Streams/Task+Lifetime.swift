@@ -16,7 +16,8 @@ extension Task {
     /// Thread-safety: the task may be cancelled from any thread; the cancellable follows
     /// `AnyCancellable`'s rules (cancel it from one thread at a time).
     public func asCancellable(fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
-        let entry = Ledger.current.open(.task, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
+        let entry = Ledger.current.open(
+            .task, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
         return AnyCancellable {
             self.cancel()
             entry?.end(.cancelled)
@@ -83,7 +84,8 @@ extension Task where Success == Void, Failure == Never {
     /// - Returns: The task; cancel it yourself. Thread-safe.
     @discardableResult
     public static func tracked(
-        by lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        by lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line,
         operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         let entry = lifetime.ledger.open(
@@ -125,7 +127,8 @@ extension Lifetime {
         priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
-        let entry = ledger.open(.task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+        let entry = ledger.open(
+            .task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         // The lifetime may end before the task exists: the handle remembers a cancel that came first.
         let handle = TaskHandle()
         let token = insert(.call { handle.cancel() }, entry: nil)

@@ -32,19 +32,24 @@ public struct TetherNotifications<Element: Sendable>: AsyncSequence, Sendable {
     private let stream: AsyncStream<Element>
     private let registration: NotificationRegistration<Element>
 
-    init(center: NotificationCenter, name: Notification.Name, object: AnyObject?,
-         transform: @escaping @Sendable (Notification) -> Element) {
+    init(
+        center: NotificationCenter, name: Notification.Name, object: AnyObject?,
+        transform: @escaping @Sendable (Notification) -> Element
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .unbounded)
         // The sender is matched by identity here rather than handed to the center: `object` is not
         // Sendable, and the observer token must be free to cross into the registration's lock.
         let sender = object.map(ObjectIdentifier.init)
         let observer = center.addObserver(forName: name, object: nil, queue: nil) { notification in
             if let sender {
-                guard let posted = notification.object, ObjectIdentifier(posted as AnyObject) == sender else { return }
+                guard let posted = notification.object, ObjectIdentifier(posted as AnyObject) == sender else {
+                    return
+                }
             }
             continuation.yield(transform(notification))
         }
-        let registration = NotificationRegistration(center: center, observer: observer, continuation: continuation)
+        let registration = NotificationRegistration(
+            center: center, observer: observer, continuation: continuation)
         // Weak: the center holds the continuation, which holds this handler; a strong reference
         // would keep the registration — and the observer — alive for as long as the center.
         continuation.onTermination = { [weak registration] _ in registration?.cancel(finishing: false) }
@@ -128,7 +133,8 @@ final class NotificationRegistration<Element: Sendable>: Sendable {
 
     init(
         center: NotificationCenter, observer: sending any NSObjectProtocol,
-        continuation: AsyncStream<Element>.Continuation) {
+        continuation: AsyncStream<Element>.Continuation
+    ) {
         self.center = center
         self.continuation = continuation
         self.observer = Mutex(observer)
