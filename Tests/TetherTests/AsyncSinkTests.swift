@@ -89,45 +89,53 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
     }
 
     @Test func serialRunsOneBodyAtATimeInOrder() async {
-        let clock = ManualClock()
-        let (log, logger) = AsyncStream.makeStream(of: Step.self)
-        var steps = log.makeAsyncIterator()
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.asyncSink(overlap: .serial, receiveValue: body(clock, logger, wait: .zero))
-        for value in 1...3 { subject.send(value) }
-        let history = await next(6, of: &steps)
-        #expect(history == [.started(1), .returned(1), .started(2), .returned(2), .started(3), .returned(3)])
-        withExtendedLifetime(cancellable) {}
+        await withOwnLedger {
+            let clock = ManualClock()
+            let (log, logger) = AsyncStream.makeStream(of: Step.self)
+            var steps = log.makeAsyncIterator()
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.asyncSink(
+                overlap: .serial, receiveValue: body(clock, logger, wait: .zero))
+            for value in 1...3 { subject.send(value) }
+            let history = await next(6, of: &steps)
+            #expect(
+                history == [.started(1), .returned(1), .started(2), .returned(2), .started(3), .returned(3)])
+            withExtendedLifetime(cancellable) {}
+        }
     }
 
     @Test func serialDropsWaitingValuesWhenCancelled() async {
-        let clock = ManualClock()
-        let (log, logger) = AsyncStream.makeStream(of: Step.self)
-        var steps = log.makeAsyncIterator()
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.asyncSink(overlap: .serial, receiveValue: body(clock, logger))
-        for value in 1...3 { subject.send(value) }
-        #expect(await steps.next() == .started(1))
-        cancellable.cancel()
-        #expect(await steps.next() == .cancelled(1))
-        // That 2 and 3 never start is proved on the state machine (AsyncSinkStateMachineTests).
+        await withOwnLedger {
+            let clock = ManualClock()
+            let (log, logger) = AsyncStream.makeStream(of: Step.self)
+            var steps = log.makeAsyncIterator()
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.asyncSink(overlap: .serial, receiveValue: body(clock, logger))
+            for value in 1...3 { subject.send(value) }
+            #expect(await steps.next() == .started(1))
+            cancellable.cancel()
+            #expect(await steps.next() == .cancelled(1))
+            // That 2 and 3 never start is proved on the state machine (AsyncSinkStateMachineTests).
+        }
     }
 
     @Test func latestCancelsTheRunningBodyWhenANewValueArrives() async {
-        let clock = ManualClock()
-        let (log, logger) = AsyncStream.makeStream(of: Step.self)
-        var steps = log.makeAsyncIterator()
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.asyncSink(overlap: .latest, receiveValue: body(clock, logger))
-        subject.send(1)
-        #expect(await steps.next() == .started(1))
-        subject.send(2)
-        let history = await next(2, of: &steps)
-        #expect(Set(history) == [.cancelled(1), .started(2)])
-        while clock.pendingCount == 0 { await Task.yield() }
-        clock.advance(by: .seconds(1))
-        #expect(await steps.next() == .returned(2))
-        withExtendedLifetime(cancellable) {}
+        await withOwnLedger {
+            let clock = ManualClock()
+            let (log, logger) = AsyncStream.makeStream(of: Step.self)
+            var steps = log.makeAsyncIterator()
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.asyncSink(overlap: .latest, receiveValue: body(clock, logger))
+            subject.send(1)
+            #expect(await steps.next() == .started(1))
+            subject.send(2)
+            let history = await next(2, of: &steps)
+            #expect(Set(history) == [.cancelled(1), .started(2)])
+            while clock.pendingCount == 0 { await Task.yield() }
+            clock.advance(by: .seconds(1))
+            #expect(await steps.next() == .returned(2))
+            withExtendedLifetime(cancellable) {}
+        }
     }
 
     @Test func dropWhileBusyDropsValuesArrivingWhileABodyRuns() async {
@@ -154,11 +162,15 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
     }
 
     @Test func bodiesRunAtTheRequestedPriority() async {
-        let (log, logger) = AsyncStream.makeStream(of: TaskPriority.self)
-        var priorities = log.makeAsyncIterator()
-        let cancellable = Just(1).asyncSink(priority: .background) { _ in logger.yield(Task.currentPriority) }
-        #expect(await priorities.next() == .background)
-        withExtendedLifetime(cancellable) {}
+        await withOwnLedger {
+            let (log, logger) = AsyncStream.makeStream(of: TaskPriority.self)
+            var priorities = log.makeAsyncIterator()
+            let cancellable = Just(1).asyncSink(priority: .background) { _ in
+                logger.yield(Task.currentPriority)
+            }
+            #expect(await priorities.next() == .background)
+            withExtendedLifetime(cancellable) {}
+        }
     }
 
     @Test func cancellingWhileValuesArriveOnAnotherThreadLeavesNothingRunning() async {

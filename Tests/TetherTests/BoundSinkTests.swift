@@ -131,6 +131,18 @@ import Tether
 
 // MARK: - Support shared by the streams suites
 
+/// Runs `body` with a ledger of its own (tests run in parallel; none records into `Ledger.shared`).
+func withOwnLedger<R>(_ body: () throws -> R) rethrows -> R {
+    try Ledger.$current.withValue(Ledger(clock: ManualClock()), operation: body)
+}
+
+/// Runs `body` with a ledger of its own.
+func withOwnLedger<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R)
+    async rethrows -> R
+{
+    try await Ledger.$current.withValue(Ledger(clock: ManualClock()), operation: body, isolation: isolation)
+}
+
 /// An owner in the ledger: tracks its bag, like a view model.
 final class StreamsOwner: Sendable {
     let bag = DisposeBag()

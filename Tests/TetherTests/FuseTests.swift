@@ -11,114 +11,130 @@ private final class Holder {
 
 @Suite struct FuseTests {
     @Test func deliversValuesSynchronouslyWhileTheHolderLives() {
-        let holder = Holder()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = StreamsRecorder<Int>()
-        subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
-        subject.send(1)
-        #expect(recorder.events == [.subscribed, .value(1)])
-        subject.send(completion: .finished)
-        #expect(recorder.events == [.subscribed, .value(1), .finished])
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .value(1)])
+            subject.send(completion: .finished)
+            #expect(recorder.events == [.subscribed, .value(1), .finished])
+        }
     }
 
     @Test func cancelsUpstreamAndFinishesDownstreamWhenTheHolderDeinitializes() {
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = StreamsRecorder<Int>()
-        let upstreamCancels = Mutex(0)
-        weak var probe: StreamsProbe?
-        do {
-            let holder = Holder()
-            let captured = StreamsProbe()
-            probe = captured
-            subject
-                .handleEvents(receiveCancel: { upstreamCancels.withLock { $0 += 1 } })
-                .map { value in withExtendedLifetime(captured) { value * 10 } }
-                .fuse(heldBy: holder, on: \.cancellables)
-                .subscribe(recorder)
-            subject.send(1)
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            let upstreamCancels = Mutex(0)
+            weak var probe: StreamsProbe?
+            do {
+                let holder = Holder()
+                let captured = StreamsProbe()
+                probe = captured
+                subject
+                    .handleEvents(receiveCancel: { upstreamCancels.withLock { $0 += 1 } })
+                    .map { value in withExtendedLifetime(captured) { value * 10 } }
+                    .fuse(heldBy: holder, on: \.cancellables)
+                    .subscribe(recorder)
+                subject.send(1)
+            }
+            subject.send(2)
+            #expect(recorder.events == [.subscribed, .value(10), .finished])
+            #expect(upstreamCancels.withLock { $0 } == 1)
+            #expect(probe == nil, "the closures above the fuse are released")
         }
-        subject.send(2)
-        #expect(recorder.events == [.subscribed, .value(10), .finished])
-        #expect(upstreamCancels.withLock { $0 } == 1)
-        #expect(probe == nil, "the closures above the fuse are released")
     }
 
     @Test func finishesASubscriberThatArrivesAfterTheFuseBlew() {
-        let subject = PassthroughSubject<Int, Never>()
-        var holder: Holder? = Holder()
-        let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
-        holder = nil
-        #expect(fused.isBlown)
-        let recorder = StreamsRecorder<Int>()
-        fused.subscribe(recorder)
-        subject.send(1)
-        #expect(recorder.events == [.subscribed, .finished])
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            var holder: Holder? = Holder()
+            let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
+            holder = nil
+            #expect(fused.isBlown)
+            let recorder = StreamsRecorder<Int>()
+            fused.subscribe(recorder)
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .finished])
+        }
     }
 
     @Test func blowsWhenItsTokenIsCancelled() {
-        let holder = Holder()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = StreamsRecorder<Int>()
-        subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
-        holder.cancellables.first?.cancel()
-        subject.send(1)
-        #expect(recorder.events == [.subscribed, .finished])
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
+            holder.cancellables.first?.cancel()
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .finished])
+        }
     }
 
     @Test func cancellingOneSubscriptionLeavesTheOthers() {
-        let holder = Holder()
-        let subject = PassthroughSubject<Int, Never>()
-        let fused = subject.fuse(heldBy: holder, on: \.cancellables)
-        let first = StreamsRecorder<Int>()
-        let second = StreamsRecorder<Int>()
-        fused.subscribe(first)
-        fused.subscribe(second)
-        subject.send(1)
-        first.cancel()
-        subject.send(2)
-        #expect(first.events == [.subscribed, .value(1)])
-        #expect(second.events == [.subscribed, .value(1), .value(2)])
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+            let first = StreamsRecorder<Int>()
+            let second = StreamsRecorder<Int>()
+            fused.subscribe(first)
+            fused.subscribe(second)
+            subject.send(1)
+            first.cancel()
+            subject.send(2)
+            #expect(first.events == [.subscribed, .value(1)])
+            #expect(second.events == [.subscribed, .value(1), .value(2)])
+        }
     }
 
     @Test func tokenLeavesTheHoldersSetWhenTheFuseIsNoLongerUsed() {
-        let holder = Holder()
-        let subject = PassthroughSubject<Int, Never>()
-        for value in 0..<1_000 {
-            do {
-                let fused = subject.fuse(heldBy: holder, on: \.cancellables)
-                let cancellable = fused.sink { _ in }
-                subject.send(value)
-                #expect(holder.cancellables.count == 1)
-                cancellable.cancel()
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            for value in 0..<1_000 {
+                do {
+                    let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+                    let cancellable = fused.sink { _ in }
+                    subject.send(value)
+                    #expect(holder.cancellables.count == 1)
+                    cancellable.cancel()
+                }
+                #expect(holder.cancellables.isEmpty)
             }
-            #expect(holder.cancellables.isEmpty)
         }
     }
 
     @Test func optionalSlotTakesTheTokenAndCancelsWhatWasThere() {
-        let holder = Holder()
-        let previousCancelled = Mutex(false)
-        holder.slot = AnyCancellable { previousCancelled.withLock { $0 = true } }
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = StreamsRecorder<Int>()
-        subject.fuse(heldBy: holder, on: \.slot).subscribe(recorder)
-        #expect(previousCancelled.withLock { $0 })
-        #expect(holder.slot != nil)
-        subject.send(1)
-        holder.slot = nil
-        subject.send(2)
-        #expect(recorder.events == [.subscribed, .value(1), .finished])
+        withOwnLedger {
+            let holder = Holder()
+            let previousCancelled = Mutex(false)
+            holder.slot = AnyCancellable { previousCancelled.withLock { $0 = true } }
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.slot).subscribe(recorder)
+            #expect(previousCancelled.withLock { $0 })
+            #expect(holder.slot != nil)
+            subject.send(1)
+            holder.slot = nil
+            subject.send(2)
+            #expect(recorder.events == [.subscribed, .value(1), .finished])
+        }
     }
 
     @Test func optionalSlotIsClearedWhenTheFuseIsNoLongerUsed() {
-        let holder = Holder()
-        let subject = PassthroughSubject<Int, Never>()
-        do {
-            let cancellable = subject.fuse(heldBy: holder, on: \.slot).sink { _ in }
-            #expect(holder.slot != nil)
-            withExtendedLifetime(cancellable) {}
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            do {
+                let cancellable = subject.fuse(heldBy: holder, on: \.slot).sink { _ in }
+                #expect(holder.slot != nil)
+                withExtendedLifetime(cancellable) {}
+            }
+            #expect(holder.slot == nil)
         }
-        #expect(holder.slot == nil)
     }
 
     @Test func eachSubscriptionIsALedgerEntryCountingDeliveriesUntilItEnds() {
@@ -145,29 +161,31 @@ private final class Holder {
     }
 
     @Test func holderDeinitializingWhileValuesAreSentElsewhereFinishesExactlyOnce() {
-        for _ in 0..<3_000 {
-            let subject = PassthroughSubject<Int, Never>()
-            let recorder = StreamsRecorder<Int>()
-            var holder: Holder? = Holder()
-            subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
-            let held = StreamsSendableBox(holder!)
-            holder = nil
-            let sender = StreamsSendableBox(subject)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 {
-                    for value in 0..<10 { sender.value.send(value) }
-                } else {
-                    held.release()  // the holder deinitializes here
+        withOwnLedger {
+            for _ in 0..<3_000 {
+                let subject = PassthroughSubject<Int, Never>()
+                let recorder = StreamsRecorder<Int>()
+                var holder: Holder? = Holder()
+                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
+                let held = StreamsSendableBox(holder!)
+                holder = nil
+                let sender = StreamsSendableBox(subject)
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 {
+                        for value in 0..<10 { sender.value.send(value) }
+                    } else {
+                        held.release()  // the holder deinitializes here
+                    }
                 }
+                let events = recorder.events
+                #expect(events.first == .subscribed)
+                #expect(events.last == .finished)
+                #expect(events.filter { $0 == .finished }.count == 1)
+                let values = events.compactMap { event -> Int? in
+                    if case .value(let value) = event { value } else { nil }
+                }
+                #expect(values == Array(0..<values.count))
             }
-            let events = recorder.events
-            #expect(events.first == .subscribed)
-            #expect(events.last == .finished)
-            #expect(events.filter { $0 == .finished }.count == 1)
-            let values = events.compactMap { event -> Int? in
-                if case .value(let value) = event { value } else { nil }
-            }
-            #expect(values == Array(0..<values.count))
         }
     }
 }

@@ -28,11 +28,13 @@ private func waitForCancellation() async {
     }
 
     @Test func asCancellableCancelsTheTaskWhenCancelled() async {
-        let task = Task { await waitForCancellation() }
-        let cancellable = task.asCancellable()
-        cancellable.cancel()
-        await task.value
-        #expect(task.isCancelled)
+        await withOwnLedger {
+            let task = Task { await waitForCancellation() }
+            let cancellable = task.asCancellable()
+            cancellable.cancel()
+            await task.value
+            #expect(task.isCancelled)
+        }
     }
 
     @Test func storeInBagCancelsTheTaskWhenTheOwnerDeinitializes() async {
@@ -116,8 +118,12 @@ private func waitForCancellation() async {
 
     @Test func mainActorOperationRunsOnTheMainActor() async {
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-        let onMain = await lifetime.task { @MainActor in MainActor.assertIsolated() }.value
-        #expect(onMain == ())
+        let onMain = Mutex(false)
+        await lifetime.task { @MainActor in
+            MainActor.assertIsolated()
+            onMain.withLock { $0 = true }  // reached only past the isolation check
+        }.value
+        #expect(onMain.withLock { $0 })
     }
 
     @Test func trackedTaskOutlivesItsOwnerAndCountsZombieDeliveries() async {
