@@ -1,0 +1,41 @@
+extension Publisher where Failure == Never, Output: Sendable {
+    /// Subscribes with an async closure: each value runs `receiveValue` in a task of `priority`.
+    ///
+    /// Each value starts its own task at once, unless `overlap` says otherwise (``AsyncSinkOverlap``).
+    /// Cancelling the returned cancellable — or releasing it, or ending the lifetime it is stored
+    /// in — cancels the subscription and *every* body still running (not only the last one), and
+    /// no body starts after that. Finished bodies are not kept. Each body is a `task` entry in the
+    /// ledger current at this call, ending when the body returns or is cancelled.
+    ///
+    /// ```swift
+    /// values
+    ///     .asyncSink(priority: .utility, overlap: .latest) { value in
+    ///         await store.save(value)
+    ///     }
+    ///     .store(in: lifetime)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - priority: The priority of each body's task.
+    ///   - overlap: What to do with a value that arrives while a body runs.
+    ///   - receiveValue: The body, run once per value (per the overlap policy).
+    /// - Returns: A cancellable that cancels the subscription and every running body.
+    ///
+    /// Thread-safe: values may arrive on any thread; bodies run on the global executor (or on the
+    /// closure's actor).
+    public func asyncSink(
+        priority: TaskPriority? = nil, overlap: AsyncSinkOverlap = .concurrent,
+        fileID: StaticString = #fileID, line: UInt = #line,
+        receiveValue: @escaping @Sendable @isolated(any) (Output) async -> Void
+    ) -> AnyCancellable {
+        let storage = AsyncSinkStorage<Output>(
+            overlap: overlap, priority: priority, ledger: .current,
+            site: CallSite(fileID: fileID, line: line),
+            body: receiveValue)
+        let subscription = sink { storage.receive($0) }
+        return AnyCancellable {
+            subscription.cancel()
+            storage.cancel()
+        }
+    }
+}

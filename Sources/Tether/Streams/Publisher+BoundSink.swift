@@ -1,0 +1,81 @@
+extension Publisher where Failure == Never {
+    /// Subscribes and binds the subscription to `lifetime`: cancelled when the lifetime ends.
+    ///
+    /// The subscription is a `subscription` entry owned by the lifetime's owner, made at this
+    /// call site, counting each value it delivers (one atomic increment). Its entry ends when the
+    /// publisher finishes or the lifetime cancels it. Nothing is subscribed if the lifetime has
+    /// already ended.
+    ///
+    /// ```swift
+    /// center.tetherPublisher(for: .orientationDidChange)
+    ///     .sink(boundTo: lifetime) { _ in print("rotated") }
+    /// ```
+    ///
+    /// Thread-safe: values arrive on the sending thread; the lifetime may end on any thread.
+    public func sink(
+        boundTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
+        receiveValue: @escaping (Output) -> Void
+    ) {
+        guard !lifetime.isEnded else { return }
+        let entry = lifetime.ledger.open(
+            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
+            bound: true)
+        let cancellable = sink(
+            receiveCompletion: { _ in entry?.end(.ended) },
+            receiveValue: { value in
+                entry?.delivered()
+                receiveValue(value)
+            })
+        lifetime.insert(.cancellable(CancellableBox(cancellable)), entry: entry)
+    }
+
+    /// Subscribes and binds the subscription to `bag`: cancelled when the bag is disposed or
+    /// deinitializes. See ``sink(boundTo:fileID:line:receiveValue:)-(Lifetime,_,_,_)``.
+    public func sink(
+        boundTo bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
+        receiveValue: @escaping (Output) -> Void
+    ) {
+        sink(boundTo: bag.lifetime, fileID: fileID, line: line, receiveValue: receiveValue)
+    }
+
+    /// Subscribes with a subscription *attributed* to `lifetime`'s owner but not bound to it: the
+    /// naive stored-elsewhere subscription, made visible.
+    ///
+    /// The subscription is a `subscription` entry (bound: false) owned by the lifetime's owner,
+    /// counting each value it delivers — values delivered after the owner ended count as zombie
+    /// deliveries. It is not cancelled when the lifetime ends; its entry ends when the returned
+    /// cancellable is cancelled or released, or the publisher finishes.
+    ///
+    /// ```swift
+    /// leaked = values.trackedSink(attributedTo: lifetime) { print($0) }
+    /// ```
+    ///
+    /// - Returns: The subscription's cancellable. Thread-safe as `sink`.
+    public func trackedSink(
+        attributedTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let entry = lifetime.ledger.open(
+            .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
+            bound: false)
+        let cancellable = sink(
+            receiveCompletion: { _ in entry?.end(.ended) },
+            receiveValue: { value in
+                entry?.delivered()
+                receiveValue(value)
+            })
+        return AnyCancellable {
+            cancellable.cancel()
+            entry?.end(.cancelled)
+        }
+    }
+
+    /// The leaky twin of ``sink(boundTo:fileID:line:receiveValue:)-(DisposeBag,_,_,_)``; see
+    /// ``trackedSink(attributedTo:fileID:line:receiveValue:)-(Lifetime,_,_,_)``.
+    public func trackedSink(
+        attributedTo bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        trackedSink(attributedTo: bag.lifetime, fileID: fileID, line: line, receiveValue: receiveValue)
+    }
+}

@@ -1,0 +1,191 @@
+import Dispatch
+import Synchronization
+import Testing
+import Tether
+
+/// A holder, as in the seed: keeps the fuses' tokens.
+private final class Holder {
+    var cancellables = Set<AnyCancellable>()
+    var slot: AnyCancellable?
+}
+
+@Suite struct FuseTests {
+    @Test func deliversValuesSynchronouslyWhileTheHolderLives() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .value(1)])
+            subject.send(completion: .finished)
+            #expect(recorder.events == [.subscribed, .value(1), .finished])
+        }
+    }
+
+    @Test func cancelsUpstreamAndFinishesDownstreamWhenTheHolderDeinitializes() {
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            let upstreamCancels = Mutex(0)
+            weak var probe: StreamsProbe?
+            do {
+                let holder = Holder()
+                let captured = StreamsProbe()
+                probe = captured
+                subject
+                    .handleEvents(receiveCancel: { upstreamCancels.withLock { $0 += 1 } })
+                    .map { value in withExtendedLifetime(captured) { value * 10 } }
+                    .fuse(heldBy: holder, on: \.cancellables)
+                    .subscribe(recorder)
+                subject.send(1)
+            }
+            subject.send(2)
+            #expect(recorder.events == [.subscribed, .value(10), .finished])
+            #expect(upstreamCancels.withLock { $0 } == 1)
+            #expect(probe == nil, "the closures above the fuse are released")
+        }
+    }
+
+    @Test func finishesASubscriberThatArrivesAfterTheFuseBlew() {
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            var holder: Holder? = Holder()
+            let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
+            holder = nil
+            #expect(fused.isBlown)
+            let recorder = StreamsRecorder<Int>()
+            fused.subscribe(recorder)
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .finished])
+        }
+    }
+
+    @Test func blowsWhenItsTokenIsCancelled() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
+            holder.cancellables.first?.cancel()
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .finished])
+        }
+    }
+
+    @Test func cancellingOneSubscriptionLeavesTheOthers() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+            let first = StreamsRecorder<Int>()
+            let second = StreamsRecorder<Int>()
+            fused.subscribe(first)
+            fused.subscribe(second)
+            subject.send(1)
+            first.cancel()
+            subject.send(2)
+            #expect(first.events == [.subscribed, .value(1)])
+            #expect(second.events == [.subscribed, .value(1), .value(2)])
+        }
+    }
+
+    @Test func tokenLeavesTheHoldersSetWhenTheFuseIsNoLongerUsed() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            for value in 0..<1_000 {
+                do {
+                    let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+                    let cancellable = fused.sink { _ in }
+                    subject.send(value)
+                    #expect(holder.cancellables.count == 1)
+                    cancellable.cancel()
+                }
+                #expect(holder.cancellables.isEmpty)
+            }
+        }
+    }
+
+    @Test func optionalSlotTakesTheTokenAndCancelsWhatWasThere() {
+        withOwnLedger {
+            let holder = Holder()
+            let previousCancelled = Mutex(false)
+            holder.slot = AnyCancellable { previousCancelled.withLock { $0 = true } }
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.slot).subscribe(recorder)
+            #expect(previousCancelled.withLock { $0 })
+            #expect(holder.slot != nil)
+            subject.send(1)
+            holder.slot = nil
+            subject.send(2)
+            #expect(recorder.events == [.subscribed, .value(1), .finished])
+        }
+    }
+
+    @Test func optionalSlotIsClearedWhenTheFuseIsNoLongerUsed() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            do {
+                let cancellable = subject.fuse(heldBy: holder, on: \.slot).sink { _ in }
+                #expect(holder.slot != nil)
+                withExtendedLifetime(cancellable) {}
+            }
+            #expect(holder.slot == nil)
+        }
+    }
+
+    @Test func eachSubscriptionIsALedgerEntryCountingDeliveriesUntilItEnds() {
+        let ledger = Ledger(clock: ManualClock())
+        Ledger.$current.withValue(ledger) {
+            var holder: Holder? = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
+            let cancellable = fused.sink { _ in }
+            let recorder = StreamsRecorder<Int>()
+            fused.subscribe(recorder)
+            subject.send(1)
+            subject.send(2)
+            let entries = ledger.snapshot().unowned
+            #expect(entries.map(\.kind) == [.subscription, .subscription])
+            #expect(entries.map(\.deliveries) == [2, 2])
+            cancellable.cancel()
+            #expect(ledger.counters.subscriptions == 1)
+            holder = nil
+            #expect(ledger.counters.subscriptions == 0)
+            let ends = ledger.snapshot().events.filter { $0.entryKind == .subscription }.map(\.kind)
+            #expect(ends == [.created, .created, .cancelled, .cancelled])
+        }
+    }
+
+    @Test func holderDeinitializingWhileValuesAreSentElsewhereFinishesExactlyOnce() {
+        withOwnLedger {
+            for _ in 0..<3_000 {
+                let subject = PassthroughSubject<Int, Never>()
+                let recorder = StreamsRecorder<Int>()
+                var holder: Holder? = Holder()
+                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
+                let held = StreamsSendableBox(holder!)
+                holder = nil
+                let sender = StreamsSendableBox(subject)
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 {
+                        for value in 0..<10 { sender.value.send(value) }
+                    } else {
+                        held.release()  // the holder deinitializes here
+                    }
+                }
+                let events = recorder.events
+                #expect(events.first == .subscribed)
+                #expect(events.last == .finished)
+                #expect(events.filter { $0 == .finished }.count == 1)
+                let values = events.compactMap { event -> Int? in
+                    if case .value(let value) = event { value } else { nil }
+                }
+                #expect(values == Array(0..<values.count))
+            }
+        }
+    }
+}
