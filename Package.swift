@@ -51,7 +51,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,264 @@
 #ifndef CNCURSES_SHIM_H
 #define CNCURSES_SHIM_H
+// The C side of TerminalUI's ncurses backend: what Swift cannot call directly (macros,
+// variadics, attribute and mouse constants, line drawing), plus the async-signal-safe
+// terminal restore. Every symbol is prefixed `cncurses_`; only `NcursesBackend` and the
+// terminal-restore code in TerminalUI use them.
 #define NCURSES_WIDECHAR 1
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <ncurses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+// MARK: - Setup
+
+/// Selects the environment's locale; falls back to C.UTF-8 when it is not UTF-8.
+/// Returns 1 when the resulting character set is UTF-8.
+static inline int cncurses_setup_locale(void) {
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    if (cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0)) return 1;
+    if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "C.utf8")) {
+        cs = nl_langinfo(CODESET);
+        return cs && strcmp(cs, "UTF-8") == 0;
+    }
+    return 0;
+}
+
+static inline SCREEN *cncurses_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
+static inline int cncurses_lines(void) { return LINES; }
+static inline int cncurses_cols(void) { return COLS; }
+static inline void cncurses_getmaxyx(WINDOW *w, int *y, int *x) {
+    int yy, xx;
+    getmaxyx(w, yy, xx);
+    *y = yy;
+    *x = xx;
+}
+static inline WINDOW *cncurses_stdscr(void) { return stdscr; }
+static inline int cncurses_keypad(int on) { return keypad(stdscr, on ? TRUE : FALSE); }
+static inline int cncurses_nodelay(int on) { return nodelay(stdscr, on ? TRUE : FALSE); }
+static inline int cncurses_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
+static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cncurses_ok(void) { return OK; }
+static inline int cncurses_err(void) { return ERR; }
+
+// MARK: - Attributes and colors
+
+static inline attr_t cncurses_a_normal(void) { return A_NORMAL; }
+static inline attr_t cncurses_a_bold(void) { return A_BOLD; }
+static inline attr_t cncurses_a_dim(void) { return A_DIM; }
+static inline attr_t cncurses_a_reverse(void) { return A_REVERSE; }
+static inline attr_t cncurses_a_underline(void) { return A_UNDERLINE; }
+static inline int cncurses_attr_set(attr_t attrs, short pair) { return attr_set(attrs, pair, NULL); }
+static inline int cncurses_colors(void) { return COLORS; }
+static inline int cncurses_color_pairs(void) { return COLOR_PAIRS; }
+
+// MARK: - Output
+
+/// Writes `n` wide characters at (y, x) with the current attributes.
+static inline int cncurses_mvaddnwstr(int y, int x, const wchar_t *s, int n) {
+    return mvaddnwstr(y, x, s, n);
+}
+/// Writes a NUL-terminated UTF-8 string at (y, x).
+static inline int cncurses_mvaddstr_utf8(int y, int x, const char *s) { return mvaddstr(y, x, s); }
+static inline int cncurses_move(int y, int x) { return move(y, x); }
+static inline int cncurses_wnoutrefresh(void) { return wnoutrefresh(stdscr); }
+static inline int cncurses_clearok(int on) { return clearok(curscr, on ? TRUE : FALSE); }
+
+// MARK: - Line drawing (ACS)
+
+static inline chtype cncurses_acs_hline(void) { return ACS_HLINE; }
+static inline chtype cncurses_acs_vline(void) { return ACS_VLINE; }
+static inline chtype cncurses_acs_ulcorner(void) { return ACS_ULCORNER; }
+static inline chtype cncurses_acs_urcorner(void) { return ACS_URCORNER; }
+static inline chtype cncurses_acs_llcorner(void) { return ACS_LLCORNER; }
+static inline chtype cncurses_acs_lrcorner(void) { return ACS_LRCORNER; }
+static inline const cchar_t *cncurses_wacs_hline(void) { return WACS_HLINE; }
+static inline const cchar_t *cncurses_wacs_vline(void) { return WACS_VLINE; }
+
+// MARK: - Mouse
+
+static inline mmask_t cncurses_mouse_mask_default(void) {
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+           | BUTTON5_PRESSED
+#endif
+        ;
+}
+static inline int cncurses_enable_mouse(void) {
+    mmask_t old = 0;
+    return mousemask(cncurses_mouse_mask_default(), &old) != 0;
+}
+/// Reads the pending mouse event. kind: 1 press, 2 release, 3 click, 4 wheel up, 5 wheel down,
+/// 6 right press, 0 other. Returns OK or ERR.
+static inline int cncurses_getmouse(int *x, int *y, int *kind) {
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return ERR;
+    *x = ev.x;
+    *y = ev.y;
+    mmask_t b = ev.bstate;
+    *kind = 0;
+    if (b & BUTTON4_PRESSED) *kind = 4;
+#ifdef BUTTON5_PRESSED
+    else if (b & BUTTON5_PRESSED) *kind = 5;
+#endif
+    else if (b & BUTTON1_PRESSED) *kind = 1;
+    else if (b & BUTTON1_RELEASED) *kind = 2;
+    else if (b & BUTTON1_CLICKED) *kind = 3;
+    else if (b & BUTTON3_PRESSED) *kind = 6;
+    return OK;
+}
+
+// MARK: - Terminal restore (async-signal-safe)
+//
+// The reset sequence and the saved termios are prepared once, before any handler is
+// installed, in static storage; the handlers then only call write, tcsetattr, sigaction and
+// raise, which are async-signal-safe.
+
+struct cncurses_restore_state {
+    char sequence[256];
+    volatile sig_atomic_t length;
+    struct termios termios;
+    volatile sig_atomic_t has_termios;
+    volatile sig_atomic_t tty_fd;
+    volatile sig_atomic_t pipe_write;
+};
+
+/// The one copy of the restore state (a function-local static, so the header can be
+/// imported without a C source file).
+static inline struct cncurses_restore_state *cncurses_state(void) {
+    static struct cncurses_restore_state state = {.length = 0, .has_termios = 0, .tty_fd = -1, .pipe_write = -1};
+    return &state;
+}
+
+/// Saves the terminal's current attributes and the bytes that undo full-screen mode.
+static inline void cncurses_prepare_restore(int fd, const char *sequence) {
+    size_t n = strlen(sequence);
+    if (n >= 255) n = 255;
+    struct cncurses_restore_state *st = cncurses_state();
+    memcpy(st->sequence, sequence, n);
+    st->sequence[n] = 0;
+    st->length = (sig_atomic_t)n;
+    if (tcgetattr(fd, &st->termios) == 0) st->has_termios = 1;
+    st->tty_fd = fd;
+}
+
+/// Writes the reset sequence and restores the saved termios. Async-signal-safe.
+static inline void cncurses_restore_terminal(void) {
+    struct cncurses_restore_state *st = cncurses_state();
+    int fd = st->tty_fd;
+    if (fd < 0) return;
+    size_t left = (size_t)st->length;
+    const char *p = st->sequence;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (st->has_termios) tcsetattr(fd, TCSANOW, &st->termios);
+}
+
+/// Forgets the prepared restore (after a normal endwin).
+static inline void cncurses_disarm_restore(void) { cncurses_state()->tty_fd = -1; }
+
+static void cncurses_crash_handler(int signo) {
+    int saved = errno;
+    cncurses_restore_terminal();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(signo, &dfl, NULL);
+    errno = saved;
+    raise(signo);
+}
+
+/// Installs the crash handler for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS (on an
+/// alternate stack, so a stack overflow can still restore the terminal).
+static inline void cncurses_install_crash_handlers(void) {
+    static char altstack[64 * 1024];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cncurses_crash_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    int signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &sa, NULL);
+}
+
+static void cncurses_pipe_handler(int signo) {
+    int saved = errno;
+    int fd = cncurses_state()->pipe_write;
+    if (fd >= 0) {
+        unsigned char b = (unsigned char)signo;
+        ssize_t r = write(fd, &b, 1);
+        (void)r;
+    }
+    errno = saved;
+}
+
+/// Creates the self-pipe that turns signals into readable bytes. Returns the read end or -1.
+static inline int cncurses_signal_pipe_open(void) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    }
+    cncurses_state()->pipe_write = fds[1];
+    return fds[0];
+}
+
+/// Routes `signo` to the self-pipe.
+static inline int cncurses_signal_pipe_watch(int signo) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cncurses_pipe_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(signo, &sa, NULL);
+}
+
+/// Restores the default disposition of `signo`.
+static inline void cncurses_signal_default(int signo) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(signo, &sa, NULL);
+}
+
+/// Ignores `signo` (so ncurses does not install its own SIGWINCH handler).
+static inline void cncurses_signal_ignore(int signo) { signal(signo, SIG_IGN); }
+
+/// Reads the window size of `fd`; returns 0 on success.
+static inline int cncurses_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
 #endif

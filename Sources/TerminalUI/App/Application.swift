@@ -1,0 +1,295 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Tether
+
+/// A terminal app: a screen stack drawn by a renderer on a backend, fed keys, mouse
+/// events and resizes.
+///
+/// Run it interactively on an `NcursesBackend` with `run()` / `runMain()`, or drive it step by
+/// step on a `TestBackend` with `send(_:)`, `resize(to:)`, `render()` and read `textLines`.
+/// Input is never refused: injected events are handled like terminal ones.
+///
+/// Keys go to the top screen first, then to global keys (`onKey`), then to the defaults
+/// (Esc dismisses the top sheet, Ctrl-C quits). Frames are coalesced: any number of
+/// changes between two frames give one frame, at most 60 a second. `requestRedraw()` may
+/// be called from any thread. Main-actor isolated otherwise; lives until its run ends.
+@MainActor
+public final class Application {
+    public let renderer: Renderer
+    public let stack: ScreenStack
+    public var theme: Theme
+    /// Below this size the app shows "needs W×H, have w×h" instead of its screens.
+    public var minimumSize: Size
+    /// Whether a footer row with the top screen's and the global key hints is drawn.
+    public var showsFooter = true
+    /// Called with events nobody handled (after screens, global keys and defaults).
+    public var onUnhandled: (@MainActor (Event) -> Void)?
+
+    private struct GlobalKey {
+        var hint: KeyHint?
+        var action: @MainActor (ScreenContext) -> Void
+    }
+    private var globalKeys: [Key: GlobalKey] = [:]
+    private var globalKeyOrder: [Key] = []
+    private var needsDisplay = true
+    private var exitCode: Int32?
+    private var exitSignal: Int32?
+    private var loop: RunLoopDriver?
+    private var wakeups: [Wakeup] = []
+    private var nextWakeupID = 0
+    private let redraw = Mutex(RedrawRequest())
+
+    private struct Wakeup {
+        var id: Int
+        var deadline: ContinuousClock.Instant
+        var action: @MainActor () -> Void
+    }
+
+    /// Redraw requests from any thread.
+    private struct RedrawRequest: Sendable {
+        var posted = false
+        var loopRunning = false
+    }
+
+    public init(backend: any Backend, root: any Screen, theme: Theme = .standard, minimumSize: Size = .zero) {
+        renderer = Renderer(backend: backend)
+        stack = ScreenStack(root: root)
+        self.theme = theme
+        self.minimumSize = minimumSize
+    }
+
+    public var backend: any Backend { renderer.backend }
+    /// True once `quit` was called.
+    public var isFinished: Bool { exitCode != nil }
+
+    // MARK: Global keys
+
+    /// Handles `key` when the top screen does not; `hint` is shown in the footer.
+    public func onKey(_ key: Key, hint: String? = nil, _ action: @escaping @MainActor (ScreenContext) -> Void) {
+        if globalKeys[key] == nil { globalKeyOrder.append(key) }
+        globalKeys[key] = GlobalKey(hint: hint.map { KeyHint(key.name, $0) }, action: action)
+    }
+
+    /// The hints of the global keys, in registration order.
+    public var globalHints: [KeyHint] { globalKeyOrder.compactMap { globalKeys[$0]?.hint } }
+
+    // MARK: Input
+
+    /// Handles a key as if typed. Returns true when something handled it.
+    @discardableResult
+    public func send(_ key: Key) -> Bool { handle(.key(key)) }
+
+    /// Handles keys in order, stopping if the app quits.
+    public func send(_ keys: [Key]) {
+        for k in keys where !isFinished { send(k) }
+    }
+
+    /// Handles an event as if the terminal sent it. Returns true when something handled it.
+    @discardableResult
+    public func send(_ event: Event) -> Bool { handle(event) }
+
+    /// Resizes a `TestBackend` (and re-lays out); for other backends, re-reads nothing.
+    public func resize(to size: Size) {
+        (backend as? TestBackend)?.resize(to: size)
+        renderer.invalidate()
+        setNeedsDisplay()
+    }
+
+    private func handle(_ event: Event) -> Bool {
+        guard let top = stack.top else { return false }
+        let context = ScreenContext(application: self, screen: top)
+        var handled = false
+        switch event {
+        case .key(let key):
+            if top.handle(key, context: context) {
+                handled = true
+            } else if let g = globalKeys[key] {
+                g.action(context)
+                handled = true
+            } else if key == .escape {
+                handled = stack.dismissTop()
+            } else if key == .ctrl("c") {
+                quit()
+                handled = true
+            }
+        case .mouse(let mouse):
+            handled = top.handle(mouse: mouse, context: context)
+        case .resize:
+            renderer.invalidate()
+            handled = true
+        }
+        if !handled { onUnhandled?(event) }
+        setNeedsDisplay()
+        return handled
+    }
+
+    // MARK: Drawing
+
+    /// Marks the app as needing a frame (main actor). The run loop draws it, coalesced.
+    public func setNeedsDisplay() {
+        needsDisplay = true
+        loop?.scheduleFrame()
+    }
+
+    /// Asks for a frame from any thread; coalesced with other requests.
+    public nonisolated func requestRedraw() {
+        let post = redraw.withLock { r -> Bool in
+            if r.posted { return false }
+            r.posted = true
+            return true
+        }
+        guard post else { return }
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            self.redraw.withLock { $0.posted = false }
+            self.setNeedsDisplay()
+        }
+    }
+
+    /// Draws a frame now (headless use, or tests); only changed cells reach the backend.
+    public func render() {
+        needsDisplay = false
+        renderer.draw { buffer in self.paint(into: &buffer) }
+    }
+
+    /// Draws a frame only if something changed since the last one.
+    public func renderIfNeeded() {
+        if needsDisplay { render() }
+    }
+
+    /// The last frame as text lines (full width).
+    public var textLines: [String] { renderer.lastFrame.textLines }
+
+    /// Paints the whole app (screens, footer, or the too-small message) into `buffer`.
+    public func paint(into buffer: inout Buffer) {
+        let area = buffer.area
+        guard !area.isEmpty else { return }
+        if !area.size.contains(minimumSize) {
+            let message = "needs \(minimumSize.width)×\(minimumSize.height), have \(area.width)×\(area.height)"
+            let h = min(area.height, Paragraph.wrap(Line(message), width: area.width).count)
+            let box = Rect(x: area.x, y: area.y + (area.height - h) / 2, width: area.width, height: h)
+            Paragraph(message, style: theme.warning, alignment: .center).render(into: &buffer, area: box)
+            return
+        }
+        var content = area
+        if showsFooter && area.height > 1 {
+            let parts = area.rows([.fill(), .fixed(1)])
+            content = parts[0]
+            let hints = (stack.top?.keyHints ?? []) + globalHints
+            KeyHintBar(hints, theme: theme).render(into: &buffer, area: parts[1])
+        }
+        let screens = stack.screens
+        let base = screens.lastIndex(where: { $0.presentation == .fullScreen }) ?? 0
+        for screen in screens[base...] {
+            switch screen.presentation {
+            case .fullScreen:
+                screen.render(into: &buffer, area: content, theme: theme)
+            case .sheet(let wp, let hp):
+                let size = Size(
+                    width: max(min(content.width, 10), content.width * wp / 100),
+                    height: max(min(content.height, 3), content.height * hp / 100))
+                let rect = content.centered(size)
+                buffer.fill(rect, style: theme.text)
+                screen.render(into: &buffer, area: rect, theme: theme)
+            }
+        }
+    }
+
+    // MARK: Time
+
+    /// Calls `action` on the main actor once `delay` has passed (the run loop sleeps until
+    /// then; no timer is armed when nothing is pending). Returns an id for `cancelWakeup`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping @MainActor () -> Void = {}) -> Int {
+        schedule(at: ContinuousClock.now + delay, action)
+    }
+
+    /// Calls `action` on the main actor at `deadline`, then draws a frame.
+    @discardableResult
+    public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @MainActor () -> Void = {}) -> Int {
+        nextWakeupID += 1
+        wakeups.append(Wakeup(id: nextWakeupID, deadline: deadline, action: action))
+        wakeups.sort { $0.deadline < $1.deadline }
+        loop?.armTimer()
+        return nextWakeupID
+    }
+
+    /// Cancels a scheduled wake-up.
+    public func cancelWakeup(_ id: Int) {
+        wakeups.removeAll { $0.id == id }
+        loop?.armTimer()
+    }
+
+    /// The earliest pending wake-up, if any.
+    public var nextDeadline: ContinuousClock.Instant? { wakeups.first?.deadline }
+
+    /// Runs the wake-ups due at `now` (the run loop calls this; headless drivers may too).
+    public func runDueWakeups(now: ContinuousClock.Instant = .now) {
+        while let first = wakeups.first, first.deadline <= now {
+            wakeups.removeFirst()
+            first.action()
+            setNeedsDisplay()
+        }
+    }
+
+    // MARK: Running
+
+    /// Ends the run loop with `code` after the current event.
+    public func quit(code: Int32 = 0) {
+        if exitCode == nil { exitCode = code }
+        loop?.stop()
+    }
+
+    /// Runs interactively until `quit`, a signal (SIGINT, SIGTERM, SIGHUP) or the end of input;
+    /// restores the terminal and returns the exit code. After a signal it re-raises it
+    /// instead of returning. The backend must be interactive (`NcursesBackend`).
+    public func run() async -> Int32 {
+        guard let backend = backend as? any InteractiveBackend else {
+            preconditionFailure("Application.run needs an InteractiveBackend; drive a TestBackend with send/render")
+        }
+        let code: Int32 = await withCheckedContinuation { continuation in
+            let driver = RunLoopDriver(app: self, backend: backend) { code in continuation.resume(returning: code) }
+            loop = driver
+            redraw.withLock { $0.loopRunning = true }
+            driver.start()
+        }
+        redraw.withLock { $0.loopRunning = false }
+        loop = nil
+        stack.tearDownAll()
+        backend.shutdown()
+        if let s = exitSignal { NcursesBackend.reraise(s) }
+        return code
+    }
+
+    /// Runs interactively from synchronous top-level code: parks the main thread in
+    /// `dispatchMain()` and exits the process with the run's code.
+    public func runMain() -> Never {
+        Task { @MainActor in
+            let code = await self.run()
+            exit(code)
+        }
+        dispatchMain()
+    }
+
+    // MARK: Run loop hooks
+
+    func handleSignal(_ signal: Int32) {
+        switch signal {
+        case SIGWINCH:
+            if let b = backend as? any InteractiveBackend { _ = b.updateSize() }
+            renderer.invalidate()
+            setNeedsDisplay()
+        default:
+            exitSignal = signal
+            quit(code: 128 + signal)
+        }
+    }
+
+    func drawFrameIfNeeded() {
+        if needsDisplay && !isFinished { render() }
+    }
+
+    var hasPendingFrame: Bool { needsDisplay && !isFinished }
+    var pendingExitCode: Int32? { exitCode }
+}

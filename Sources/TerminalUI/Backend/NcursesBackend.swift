@@ -1,0 +1,262 @@
+import CNcurses
+import Glibc
+
+/// The terminal backend: draws through ncursesw and reads keys, mouse and resizes.
+///
+/// The only user of `CNcurses`. Creating it enters full-screen mode: it saves the terminal
+/// state and installs the crash handlers (SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS) that
+/// restore it, and routes SIGINT, SIGTERM, SIGHUP and SIGWINCH to a self-pipe that the run
+/// loop watches. `shutdown()` restores the terminal (idempotent; `Application.run` calls it).
+/// At most one instance at a time; main-actor isolated, so every ncurses call is on the main thread.
+@MainActor
+public final class NcursesBackend: InteractiveBackend {
+    /// How the terminal is set up.
+    public struct Options: Sendable {
+        public var colors: Bool
+        public var mouse: Bool
+        /// Milliseconds ncurses waits after Esc for the rest of an escape sequence.
+        public var escapeDelay: Int
+        public init(colors: Bool = true, mouse: Bool = true, escapeDelay: Int = 25) {
+            self.colors = colors
+            self.mouse = mouse
+            self.escapeDelay = escapeDelay
+        }
+    }
+
+    /// Why the terminal could not be opened.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Signals the run loop handles (delivered through `readSignals()`).
+    public static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+    /// What the crash handler writes: reset attributes, mouse off, cursor on, leave the alternate screen.
+    static let resetSequence = "\u{1B}[0m\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?25h\u{1B}[?1049l"
+
+    public private(set) var size: Size
+    /// True when the locale could be set to UTF-8 (otherwise use ASCII line drawing).
+    public let isUnicode: Bool
+    public let inputFileDescriptor: Int32 = STDIN_FILENO
+    /// The read end of the signal self-pipe.
+    public let signalFileDescriptor: Int32
+    private let options: Options
+    private var colorsEnabled = false
+    private var pairs: [UInt16: Int16] = [:]
+    private var nextPair: Int32 = 1
+    private var maxPairs: Int32 = 0
+    private var colorCount: Int32 = 0
+    private var isOpen = false
+    private var wide: [wchar_t] = []
+
+    /// Enters full-screen mode on the process's terminal.
+    /// - Throws: `StartError` when standard input/output are not a terminal or ncurses fails.
+    public init(options: Options = Options()) throws {
+        guard Terminal.isInteractive else { throw StartError(description: "not a terminal") }
+        self.options = options
+        isUnicode = cncurses_setup_locale() != 0
+        cncurses_prepare_restore(STDOUT_FILENO, NcursesBackend.resetSequence)
+        cncurses_install_crash_handlers()
+        signalFileDescriptor = cncurses_signal_pipe_open()
+        // Installed before newterm, so ncurses does not install its own handlers for these.
+        for s in NcursesBackend.watchedSignals { _ = cncurses_signal_pipe_watch(s) }
+        guard cncurses_newterm_stdio() != nil else {
+            cncurses_disarm_restore()
+            throw StartError(description: "ncurses could not open the terminal (TERM=\(Terminal.environment["TERM"] ?? ""))")
+        }
+        isOpen = true
+        raw()
+        noecho()
+        nonl()
+        _ = cncurses_keypad(1)
+        _ = cncurses_nodelay(1)
+        _ = cncurses_set_escdelay(Int32(options.escapeDelay))
+        curs_set(0)
+        if options.colors, has_colors() {
+            start_color()
+            use_default_colors()
+            colorsEnabled = true
+            maxPairs = cncurses_color_pairs()
+            colorCount = cncurses_colors()
+        }
+        if options.mouse { _ = cncurses_enable_mouse() }
+        size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+    }
+
+    public func draw(_ runs: [CellRun], from buffer: Buffer) {
+        for run in runs {
+            var segmentStart = run.x
+            var segmentStyle: Style?
+            wide.removeAll(keepingCapacity: true)
+            for x in run.x..<(run.x + run.count) {
+                let cell = buffer[x, run.y]
+                if cell.isContinuation { continue }
+                if cell.style != segmentStyle {
+                    if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
+                    segmentStart = x
+                    segmentStyle = cell.style
+                }
+                if cell.isExtended {
+                    // The base and its zero-width marks: ncurses joins them into one cell.
+                    var first = true
+                    for u in buffer.symbol(x: x, y: run.y).unicodeScalars where first || CharacterWidth.of(u) == 0 {
+                        wide.append(wchar_t(bitPattern: u.value))
+                        first = false
+                    }
+                } else {
+                    wide.append(wchar_t(bitPattern: cell.code))
+                }
+            }
+            if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
+        }
+    }
+
+    private func write(y: Int, x: Int, style: Style) {
+        guard !wide.isEmpty else { return }
+        _ = cncurses_attr_set(attributes(style), pair(for: style))
+        wide.withUnsafeBufferPointer { p in
+            _ = cncurses_mvaddnwstr(Int32(y), Int32(x), p.baseAddress, Int32(p.count))
+        }
+        wide.removeAll(keepingCapacity: true)
+    }
+
+    private func attributes(_ style: Style) -> attr_t {
+        var a = cncurses_a_normal()
+        if style.isBold { a |= cncurses_a_bold() }
+        if style.isDim { a |= cncurses_a_dim() }
+        if style.isReverse { a |= cncurses_a_reverse() }
+        if style.isUnderline { a |= cncurses_a_underline() }
+        return a
+    }
+
+    private func pair(for style: Style) -> Int16 {
+        guard colorsEnabled, style.foreground != .default || style.background != .default else { return 0 }
+        let key = UInt16(style.foreground.raw) << 8 | UInt16(style.background.raw)
+        if let p = pairs[key] { return p }
+        guard nextPair < maxPairs, nextPair < Int32(Int16.max) else { return 0 }
+        let p = Int16(nextPair)
+        nextPair += 1
+        init_pair(p, color(style.foreground), color(style.background))
+        pairs[key] = p
+        return p
+    }
+
+    private func color(_ c: Color) -> Int16 {
+        guard let i = c.index else { return -1 }
+        if Int32(i) < colorCount { return Int16(i) }
+        return Int16(i % 8)
+    }
+
+    public func flush() {
+        _ = cncurses_wnoutrefresh()
+        doupdate()
+    }
+
+    public func clear() {
+        _ = cncurses_clearok(1)
+        erase()
+    }
+
+    public func setCursor(_ position: Point?) {
+        if let p = position {
+            _ = cncurses_move(Int32(p.y), Int32(p.x))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+    }
+
+    public func readEvents() -> [Event] {
+        var events: [Event] = []
+        var ch: wint_t = 0
+        while true {
+            let r = cncurses_get_wch(&ch)
+            if r == cncurses_err() { break }
+            if r == cncurses_key_code_yes() {
+                let code = Int32(bitPattern: ch)
+                if code == KEY_RESIZE {
+                    size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+                    events.append(.resize(size))
+                } else if code == KEY_MOUSE {
+                    var x: Int32 = 0
+                    var y: Int32 = 0
+                    var kind: Int32 = 0
+                    if cncurses_getmouse(&x, &y, &kind) == cncurses_ok(), let k = NcursesBackend.mouseKind(kind) {
+                        events.append(.mouse(MouseEvent(k, at: Point(x: Int(x), y: Int(y)))))
+                    }
+                } else if let key = NcursesBackend.key(forKeyCode: code) {
+                    events.append(.key(key))
+                }
+            } else if let u = Unicode.Scalar(UInt32(ch)), let key = Key.decode(scalar: u) {
+                events.append(.key(key))
+            }
+        }
+        return events
+    }
+
+    static func mouseKind(_ k: Int32) -> MouseEvent.Kind? {
+        switch k {
+        case 1: return .press
+        case 2: return .release
+        case 3: return .click
+        case 4: return .wheelUp
+        case 5: return .wheelDown
+        case 6: return .rightPress
+        default: return nil
+        }
+    }
+
+    /// Maps an ncurses `KEY_*` code to a key.
+    static func key(forKeyCode code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_NPAGE: return .pageDown
+        case KEY_PPAGE: return .pageUp
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_IC: return .insert
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        case (KEY_F0 + 1)...(KEY_F0 + 63): return .function(Int(code - KEY_F0))
+        default: return nil
+        }
+    }
+
+    /// Reads the signals delivered since the last call (from the self-pipe).
+    public func readSignals() -> [Int32] {
+        var out: [Int32] = []
+        var byte: UInt8 = 0
+        while Glibc.read(signalFileDescriptor, &byte, 1) == 1 { out.append(Int32(byte)) }
+        return out
+    }
+
+    public func updateSize() -> Size {
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        if cncurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
+            resizeterm(rows, cols)
+        }
+        size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+        return size
+    }
+
+    public func shutdown() {
+        guard isOpen else { return }
+        isOpen = false
+        curs_set(1)
+        endwin()
+        cncurses_disarm_restore()
+    }
+
+    /// Restores the default action of `signal` and raises it (after `shutdown()`), so the
+    /// process ends the way the signal asked.
+    public static func reraise(_ signal: Int32) -> Never {
+        cncurses_signal_default(signal)
+        raise(signal)
+        exit(128 + signal)
+    }
+}

@@ -1,0 +1,25 @@
+/// A run of text in one style.
+///
+/// A plain value: `Sendable`.
+public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var text: String
+    public var style: Style
+    public init(_ text: String, style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+    public init(stringLiteral value: String) { self.init(value) }
+    public var width: Int { CharacterWidth.of(text) }
+}
+
+/// A line of styled spans.
+///
+/// A plain value: `Sendable`.
+public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var spans: [Span]
+    public init(_ spans: [Span]) { self.spans = spans }
+    public init(_ text: String, style: Style = .plain) { self.spans = [Span(text, style: style)] }
+    public init(stringLiteral value: String) { self.init(value) }
+    public var width: Int { spans.reduce(0) { $0 + $1.width } }
+    public var plainText: String { spans.map(\.text).joined() }
+}

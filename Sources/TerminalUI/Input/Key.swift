@@ -1,0 +1,136 @@
+/// A key press, decoded from the terminal or parsed from a name ("Enter", "Ctrl-C", "F5").
+///
+/// A plain value: `Sendable`, `Hashable` (usable as a dictionary key for key maps).
+public enum Key: Hashable, Sendable {
+    /// A printable character (including space).
+    case character(Character)
+    case enter, escape, tab, backTab, backspace, delete, insert
+    case up, down, left, right, home, end, pageUp, pageDown
+    /// F1…F63.
+    case function(Int)
+    /// Ctrl plus a letter (stored lowercase: Ctrl-C is `.ctrl("c")`).
+    case ctrl(Character)
+
+    /// Parses a key name: a single character ("1", "r"), `Enter`, `Esc`, `Tab`, `BackTab`,
+    /// `Space`, `Backspace`, `Delete`, `Insert`, `Up`, `Down`, `Left`, `Right`, `Home`, `End`,
+    /// `PageUp`, `PageDown`, `F1`…`F12`, `Ctrl-X`. Case-insensitive for named keys; nil when unknown.
+    public init?(name: String) {
+        if name.count == 1, let ch = name.first {
+            guard let k = Key.decode(scalar: ch.unicodeScalars.first!), ch.unicodeScalars.count == 1 else {
+                self = .character(ch)
+                return
+            }
+            self = k
+            return
+        }
+        let lower = name.lowercased()
+        switch lower {
+        case "enter", "return": self = .enter
+        case "esc", "escape": self = .escape
+        case "tab": self = .tab
+        case "backtab", "shift-tab": self = .backTab
+        case "space": self = .character(" ")
+        case "backspace": self = .backspace
+        case "delete", "del": self = .delete
+        case "insert", "ins": self = .insert
+        case "up": self = .up
+        case "down": self = .down
+        case "left": self = .left
+        case "right": self = .right
+        case "home": self = .home
+        case "end": self = .end
+        case "pageup", "pgup": self = .pageUp
+        case "pagedown", "pgdn": self = .pageDown
+        default:
+            if lower.hasPrefix("ctrl-") || lower.hasPrefix("c-") {
+                let rest = lower.drop(while: { $0 != "-" }).dropFirst()
+                guard rest.count == 1, let c = rest.first, c.isASCII, c.isLetter else { return nil }
+                self = .ctrl(c)
+            } else if lower.hasPrefix("f"), let n = Int(lower.dropFirst()), (1...63).contains(n) {
+                self = .function(n)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The key's name, as `init(name:)` parses it and as hints show it.
+    public var name: String {
+        switch self {
+        case .character(" "): return "Space"
+        case .character(let c): return String(c)
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .tab: return "Tab"
+        case .backTab: return "BackTab"
+        case .backspace: return "Backspace"
+        case .delete: return "Delete"
+        case .insert: return "Insert"
+        case .up: return "Up"
+        case .down: return "Down"
+        case .left: return "Left"
+        case .right: return "Right"
+        case .home: return "Home"
+        case .end: return "End"
+        case .pageUp: return "PageUp"
+        case .pageDown: return "PageDown"
+        case .function(let n): return "F\(n)"
+        case .ctrl(let c): return "Ctrl-\(c.uppercased())"
+        }
+    }
+
+    /// Decodes a character the terminal sent (after ncurses' own key decoding): control
+    /// bytes become Enter, Tab, Backspace, Esc or Ctrl-letters; printable characters stay.
+    /// Nil for other control characters.
+    public static func decode(scalar: Unicode.Scalar) -> Key? {
+        switch scalar.value {
+        case 0x0D, 0x0A: return .enter
+        case 0x09: return .tab
+        case 0x08, 0x7F: return .backspace
+        case 0x1B: return .escape
+        case 0x01...0x1A: return .ctrl(Character(Unicode.Scalar(scalar.value + 0x60)!))
+        case 0x00..<0x20: return nil
+        case 0x80..<0xA0: return nil
+        default: return .character(Character(scalar))
+        }
+    }
+
+    /// Decodes a sequence of key names separated by spaces ("1 r r Esc"); nil names the
+    /// first unknown one through `unknown`.
+    public static func parse(_ names: String) -> Result<[Key], UnknownKeyName> {
+        var keys: [Key] = []
+        for word in names.split(separator: " ") {
+            guard let k = Key(name: String(word)) else { return .failure(UnknownKeyName(name: String(word))) }
+            keys.append(k)
+        }
+        return .success(keys)
+    }
+}
+
+/// A key name that `Key(name:)` does not know.
+public struct UnknownKeyName: Error, Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var description: String { "unknown key name: \(name)" }
+}
+
+/// A mouse event: a button press or release, a click, or a wheel step, at a cell.
+///
+/// A plain value: `Sendable`.
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case press, release, click, rightPress, wheelUp, wheelDown }
+    public var kind: Kind
+    public var position: Point
+    public init(_ kind: Kind, at position: Point) {
+        self.kind = kind
+        self.position = position
+    }
+}
+
+/// Anything the terminal reports: a key, a mouse event, or a new size.
+///
+/// A plain value: `Sendable`.
+public enum Event: Hashable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(Size)
+}

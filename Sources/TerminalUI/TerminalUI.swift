@@ -1,2 +1,0 @@
-import CNcurses
-import Tether

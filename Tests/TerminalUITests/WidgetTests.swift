@@ -1,0 +1,94 @@
+import Testing
+
+@testable import TerminalUI
+
+private func render(_ widget: some Widget, width: Int, height: Int) -> [String] {
+    var b = Buffer(size: Size(width: width, height: height))
+    widget.render(into: &b, area: b.area)
+    return b.textLines
+}
+
+@Suite struct WidgetTests {
+    @Test func paragraphWrapsAtWordsAndClipsRows() {
+        let p = Paragraph("the quick brown fox jumps")
+        #expect(render(p, width: 10, height: 2) == ["the quick ", "brown fox "])
+        #expect(render(p, width: 10, height: 4) == ["the quick ", "brown fox ", "jumps     ", "          "])
+    }
+
+    @Test func paragraphBreaksLongWordsAndKeepsWideCharactersWhole() {
+        #expect(render(Paragraph("abcdefgh"), width: 3, height: 3) == ["abc", "def", "gh "])
+        #expect(render(Paragraph("中文字"), width: 3, height: 3) == ["中 ", "文 ", "字 "])
+    }
+
+    @Test func paragraphWithoutWrapClipsAndAligns() {
+        #expect(render(Paragraph("abcdef", wrap: false), width: 4, height: 1) == ["abcd"])
+        #expect(render(Paragraph("ab", alignment: .right), width: 4, height: 1) == ["  ab"])
+        #expect(render(Paragraph("ab", alignment: .center), width: 4, height: 1) == [" ab "])
+    }
+
+    @Test func blockDrawsBorderAndTitle() {
+        #expect(
+            render(Block(title: "Counter"), width: 12, height: 3) == [
+                "┌Counter───┐",
+                "│          │",
+                "└──────────┘",
+            ])
+        #expect(render(Block(title: "Long title", lines: .ascii), width: 6, height: 2) == ["+Long+", "+----+"])
+        #expect(Block().inner(Rect(x: 0, y: 0, width: 5, height: 4)) == Rect(x: 1, y: 1, width: 3, height: 2))
+    }
+
+    @Test func widgetsSurviveZeroSizeAndOneByOne() {
+        let widgets: [any Widget] = [
+            Paragraph("hello"), Block(title: "t"), ListView(["a", "b"]), Gauge(ratio: 0.5),
+            LogView(["x", "y"]), KeyHintBar([KeyHint("q", "quit")]),
+            Table(header: ["a"], rows: [["1"]], widths: [.fill()]),
+        ]
+        for w in widgets {
+            #expect(render(w, width: 0, height: 0) == [])
+            #expect(render(w, width: 1, height: 1).count == 1)
+        }
+        #expect(render(Block(), width: 1, height: 1) == ["┌"])
+        #expect(render(Paragraph("hello"), width: 1, height: 1) == ["h"])
+    }
+
+    @Test func listHighlightsSelectionAndScrollsToIt() {
+        var state = ListState(selected: 3)
+        var b = Buffer(size: Size(width: 6, height: 2))
+        ListView(["a", "b", "c", "d"]).render(into: &b, area: b.area, state: &state)
+        #expect(b.textLines == ["  c   ", "> d   "])
+        #expect(state.offset == 2)
+        #expect(b.style(x: 5, y: 1) == .reverse)
+        state.move(by: -3, count: 4)
+        ListView(["a", "b", "c", "d"]).render(into: &b, area: b.area, state: &state)
+        #expect(b.textLines == ["> a   ", "  b   "])
+    }
+
+    @Test func tableLaysOutColumns() {
+        let t = Table(
+            header: ["Name", "N"], rows: [["alpha", "1"], ["beta", "22"]], widths: [.fixed(4), .fill()], selected: 1)
+        #expect(render(t, width: 8, height: 3) == ["Name N  ", "alph 1  ", "beta 22 "])
+    }
+
+    @Test func gaugeFillsProportionallyWithCenteredLabel() {
+        var b = Buffer(size: Size(width: 10, height: 1))
+        Gauge(ratio: 0.5).render(into: &b, area: b.area)
+        #expect(b.textLines == ["   50%    "])
+        #expect(b.style(x: 4, y: 0) == .reverse)
+        #expect(b.style(x: 5, y: 0) == .plain)
+        #expect(render(Gauge(ratio: 2, label: "done"), width: 4, height: 1) == ["done"])
+    }
+
+    @Test func logViewShowsTheTailOrScrollsBack() {
+        let lines: [Line] = ["1", "2", "3", "4"]
+        #expect(render(LogView(lines), width: 2, height: 2) == ["3 ", "4 "])
+        #expect(render(LogView(lines, scrollBack: 1), width: 2, height: 2) == ["2 ", "3 "])
+        #expect(render(LogView(lines, scrollBack: 9), width: 2, height: 2) == ["1 ", "2 "])
+        #expect(render(LogView(["a"]), width: 2, height: 2) == ["a ", "  "])
+    }
+
+    @Test func keyHintBarDropsHintsThatDoNotFit() {
+        let bar = KeyHintBar([KeyHint("q", "quit"), KeyHint("Esc", "back")])
+        #expect(render(bar, width: 16, height: 1) == ["q quit  Esc back"])
+        #expect(render(bar, width: 10, height: 1) == ["q quit    "])
+    }
+}
