@@ -193,7 +193,7 @@ public final class NcursesBackend: InteractiveBackend {
         return events
     }
 
-    static func mouseKind(_ k: Int32) -> MouseEvent.Kind? {
+    nonisolated static func mouseKind(_ k: Int32) -> MouseEvent.Kind? {
         switch k {
         case 1: return .press
         case 2: return .release
@@ -206,7 +206,7 @@ public final class NcursesBackend: InteractiveBackend {
     }
 
     /// Maps an ncurses `KEY_*` code to a key.
-    static func key(forKeyCode code: Int32) -> Key? {
+    nonisolated static func key(forKeyCode code: Int32) -> Key? {
         switch code {
         case KEY_UP: return .up
         case KEY_DOWN: return .down

@@ -1,0 +1,141 @@
+import Tether
+import Testing
+
+@testable import TerminalUI
+
+@MainActor
+@Suite struct ApplicationTests {
+    private func makeApp(width: Int = 20, height: Int = 6) -> (Application, TestBackend, RecordingScreen, Recorder) {
+        let r = Recorder()
+        let home = RecordingScreen("home", recorder: r)
+        let backend = TestBackend(width: width, height: height)
+        let app = Application(backend: backend, root: home, theme: .standard, minimumSize: Size(width: 10, height: 4))
+        home.keys[.enter] = { ctx in ctx.present(RecordingScreen("sheet", recorder: r, presentation: .sheet())) }
+        app.onKey(.character("q"), hint: "quit") { $0.quit(code: 3) }
+        return (app, backend, home, r)
+    }
+
+    @Test func drawsTheStackAndFooter() {
+        let (app, _, _, _) = makeApp()
+        app.render()
+        #expect(
+            app.textLines == [
+                "┌home──────────────┐",
+                "│                  │",
+                "│                  │",
+                "│                  │",
+                "└──────────────────┘",
+                "x home  q quit      ",
+            ])
+    }
+
+    @Test func injectedKeysPresentAndEscDismisses() {
+        let (app, backend, _, _) = makeApp()
+        app.send(.enter)
+        app.render()
+        #expect(app.stack.ids == ["home", "sheet"])
+        #expect(
+            backend.textLines == [
+                "┌h┌sheet─────────┐─┐",
+                "│ │              │ │",
+                "│ │              │ │",
+                "│ └──────────────┘ │",
+                "└──────────────────┘",
+                "x sheet  q quit     ",
+            ])
+        #expect(app.send(.escape))
+        app.render()
+        #expect(app.stack.ids == ["home"])
+        #expect(backend.textLines[1] == "│                  │")
+    }
+
+    @Test func onlyTheTopScreenGetsKeys() {
+        let (app, _, home, _) = makeApp()
+        app.send(.enter)
+        app.send(.enter)  // the sheet does not handle Enter; home must not see it
+        #expect(app.stack.ids == ["home", "sheet"])
+        _ = home
+    }
+
+    @Test func globalKeysRunWhenTheScreenDoesNot() {
+        let (app, _, _, _) = makeApp()
+        #expect(!app.isFinished)
+        #expect(app.send(.character("q")))
+        #expect(app.isFinished)
+        #expect(!app.send(.character("z")))
+    }
+
+    @Test func ctrlCQuitsByDefault() {
+        let (app, _, _, _) = makeApp()
+        app.send(Key(name: "Ctrl-C")!)
+        #expect(app.isFinished)
+    }
+
+    @Test func tooSmallShowsTheNeededSizeUntilItGrows() {
+        let (app, _, _, _) = makeApp(width: 9, height: 3)
+        app.render()
+        #expect(app.textLines == ["  needs  ", "  10×4,  ", "have 9×3 "])
+        #expect(app.textLines.joined(separator: " ").contains("have 9×3"))
+        app.resize(to: Size(width: 20, height: 6))
+        app.render()
+        #expect(app.textLines[0] == "┌home──────────────┐")
+    }
+
+    @Test func oneByOneAndZeroSizeDoNotCrash() {
+        let (app, _, _, _) = makeApp(width: 1, height: 1)
+        app.minimumSize = .zero
+        app.render()
+        #expect(app.textLines.count == 1)
+        app.resize(to: .zero)
+        app.render()
+        #expect(app.textLines == [])
+    }
+
+    @Test func unchangedFramesSendNothing() {
+        let (app, backend, _, _) = makeApp()
+        app.render()
+        app.render()
+        #expect(backend.lastDrawnCellCount == 0)
+    }
+
+    @Test func monochromeThemeUsesNoColors() {
+        let theme = Theme.fromEnvironment(["NO_COLOR": "1"])
+        #expect(theme.isMonochrome)
+        #expect(!Theme.fromEnvironment(["NO_COLOR": ""]).isMonochrome)
+        #expect(Theme.fromEnvironment(["TUI_ASCII": "1"]).lines == .ascii)
+        let backend = TestBackend(width: 12, height: 3)
+        let app = Application(backend: backend, root: RecordingScreen("home", recorder: Recorder()), theme: theme)
+        app.render()
+        for y in 0..<3 {
+            for x in 0..<12 {
+                #expect(backend.style(x: x, y: y).foreground == .default)
+                #expect(backend.style(x: x, y: y).background == .default)
+            }
+        }
+        #expect(backend.style(x: 0, y: 2).isReverse)  // the hint key stands out by reverse video
+    }
+
+    @Test func scheduledWakeupsRunWhenDue() {
+        let (app, _, _, _) = makeApp()
+        var fired = 0
+        let start = ContinuousClock.now
+        app.schedule(at: start + .seconds(5)) { fired += 1 }
+        let cancelled = app.schedule(at: start + .seconds(1)) { fired += 100 }
+        app.cancelWakeup(cancelled)
+        #expect(app.nextDeadline == start + .seconds(5))
+        app.runDueWakeups(now: start + .seconds(4))
+        #expect(fired == 0)
+        app.runDueWakeups(now: start + .seconds(5))
+        #expect(fired == 1)
+        #expect(app.nextDeadline == nil)
+    }
+
+    @Test func requestRedrawIsSafeFromAnyThread() async {
+        let (app, _, _, _) = makeApp()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { app.requestRedraw() } }
+        }
+        app.renderIfNeeded()
+        #expect(app.textLines[0].hasPrefix("┌home"))
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import TerminalUI
+
+@Suite struct KeyTests {
+    @Test func parsesKeyNames() {
+        let cases: [(String, Key)] = [
+            ("1", .character("1")), ("r", .character("r")), ("Enter", .enter), ("Esc", .escape), ("Up", .up),
+            ("Down", .down), ("Left", .left), ("Right", .right), ("Tab", .tab), ("Space", .character(" ")),
+            ("Backspace", .backspace), ("F1", .function(1)), ("F12", .function(12)), ("Ctrl-C", .ctrl("c")),
+            ("PageUp", .pageUp), ("PageDown", .pageDown), ("Home", .home), ("End", .end), ("?", .character("?")),
+        ]
+        for (name, key) in cases {
+            #expect(Key(name: name) == key, "\(name)")
+            #expect(Key(name: key.name) == key, "round trip of \(name)")
+        }
+    }
+
+    @Test func unknownNamesAreNil() {
+        for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] { #expect(Key(name: name) == nil, "\(name)") }
+        #expect(Key.parse("1 r Bogus") == .failure(UnknownKeyName(name: "Bogus")))
+        #expect(Key.parse("1 r  Esc") == .success([.character("1"), .character("r"), .escape]))
+    }
+
+    @Test func decodesControlBytes() {
+        #expect(Key.decode(scalar: "\r") == .enter)
+        #expect(Key.decode(scalar: "\n") == .enter)
+        #expect(Key.decode(scalar: "\t") == .tab)
+        #expect(Key.decode(scalar: "\u{7F}") == .backspace)
+        #expect(Key.decode(scalar: "\u{08}") == .backspace)
+        #expect(Key.decode(scalar: "\u{1B}") == .escape)
+        #expect(Key.decode(scalar: "\u{03}") == .ctrl("c"))
+        #expect(Key.decode(scalar: "\u{1A}") == .ctrl("z"))
+        #expect(Key.decode(scalar: "中") == .character("中"))
+        #expect(Key.decode(scalar: "\u{00}") == nil)
+    }
+
+    @Test func mapsNcursesKeyCodes() {
+        // Values from ncurses.h (octal), stable across ncurses versions.
+        #expect(NcursesBackend.key(forKeyCode: 0o403) == .up)
+        #expect(NcursesBackend.key(forKeyCode: 0o402) == .down)
+        #expect(NcursesBackend.key(forKeyCode: 0o404) == .left)
+        #expect(NcursesBackend.key(forKeyCode: 0o405) == .right)
+        #expect(NcursesBackend.key(forKeyCode: 0o410 + 5) == .function(5))
+        #expect(NcursesBackend.key(forKeyCode: 0o522) == .pageDown)
+        #expect(NcursesBackend.key(forKeyCode: 0o523) == .pageUp)
+        #expect(NcursesBackend.key(forKeyCode: 0o407) == .backspace)
+        #expect(NcursesBackend.key(forKeyCode: 0o541) == .backTab)
+        #expect(NcursesBackend.key(forKeyCode: 0o632) == nil)  // KEY_RESIZE is an event, not a key
+    }
+}
