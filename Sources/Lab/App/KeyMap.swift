@@ -27,6 +27,10 @@ public struct KeyMap: Sendable, Equatable {
         public var line: Int
         public var reason: String
         public var description: String { "keymap.txt:\(line): \(reason)" }
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
     }
 
     public var bindings: [Binding]

@@ -31,7 +31,7 @@ final class InspectorPanel {
         buffer.setString("Ledger", x: rows[1].x, y: rows[1].y, maxWidth: rows[1].width, style: theme.title)
         LogView(InspectorPanel.tree(snapshot, style: style), style: theme.text).renderHead(into: &buffer, area: rows[2])
         buffer.setString("Events", x: rows[3].x, y: rows[3].y, maxWidth: rows[3].width, style: theme.title)
-        LogView(InspectorPanel.events(snapshot.events, style: style), style: theme.text)
+        LogView(InspectorPanel.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text)
             .render(into: &buffer, area: rows[4])
     }
 
@@ -101,7 +101,7 @@ final class InspectorPanel {
     }
 
     /// The event log as lines, oldest first: time, then what happened.
-    static func events(_ events: [LedgerEvent], style: LabStyle) -> [Line] {
+    static func events(_ events: some Sequence<LedgerEvent>, style: LabStyle) -> [Line] {
         events.map { event in
             let text = event.kind == .note ? (event.message ?? "") : event.summary
             let alarming = event.kind == .leak || event.kind == .zombie
