@@ -41,10 +41,14 @@ struct LabCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file of keys (or a bundled script's name).", valueName: "file"))
     var script: String?
 
-    @Option(help: ArgumentHelp("What to print at the end of a headless run: json or screen.", valueName: "json|screen"))
+    @Option(
+        help: ArgumentHelp(
+            "What to print at the end of a headless run: json or screen.", valueName: "json|screen"))
     var dump: String?
 
-    @Option(help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N")
+    )
     var soak: Int?
 
     @Flag(help: .hidden)

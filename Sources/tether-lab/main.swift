@@ -19,12 +19,14 @@ do {
         print(LabCommand.fullMessage(for: error))
         exit(0)
     }
-    let message = LabCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+    let message =
+        LabCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
     let first = message.first.map { String($0).lowercased() + message.dropFirst() } ?? message
     fail(first)
 }
 
-let scenarios = command.probe ? [ProbeScenario.scenario()] + Scenarios.all.filter { $0.number != 1 } : Scenarios.all
+let scenarios =
+    command.probe ? [ProbeScenario.scenario()] + Scenarios.all.filter { $0.number != 1 } : Scenarios.all
 let environmentVariables = Terminal.environment
 
 if let n = command.soak {
@@ -45,12 +47,15 @@ if command.headless {
     var size = Size(width: 120, height: 40)
     if let text = command.size {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w), (1...1000).contains(h)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w),
+            (1...1000).contains(h)
         else { fail("bad size \"\(text)\" (expected WxH, e.g. 120x40)") }
         size = Size(width: w, height: h)
     }
     let output = command.dump ?? "json"
-    guard output == "json" || output == "screen" else { fail("bad --dump \"\(output)\" (expected json or screen)") }
+    guard output == "json" || output == "screen" else {
+        fail("bad --dump \"\(output)\" (expected json or screen)")
+    }
     guard command.keys == nil || command.script == nil else { fail("give --keys or --script, not both") }
     var steps: [KeyStep] = []
     do {
@@ -68,7 +73,8 @@ if command.headless {
     } catch {
         fail(error.description)
     }
-    let lab = HeadlessLab(size: size, scenarios: scenarios, theme: Theme.fromEnvironment(environmentVariables))
+    let lab = HeadlessLab(
+        size: size, scenarios: scenarios, theme: Theme.fromEnvironment(environmentVariables))
     await lab.run(steps)
     print(output == "json" ? lab.json() : lab.screenText)
     exit(0)

@@ -31,7 +31,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try LabBinary.run(["--headless", "--probe", "--script", file.path])
         #expect(r.status == 0)
-        #expect(try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8)).orientation == "landscapeLeft")
+        #expect(
+            try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8)).orientation == "landscapeLeft")
     }
 
     @Test func dumpScreenPrintsTheLastFrame() throws {
@@ -45,10 +46,22 @@ import Testing
 
     @Test(arguments: [
         (["--headless", "--keys", "1 Foo"], "tether-lab: unknown key name \"Foo\" (see --help)"),
-        (["--headless", "--keys", "wait:x"], "tether-lab: bad wait \"wait:x\" (expected wait:MS, MS from 0 to 3600000) (see --help)"),
-        (["--headless", "--size", "12"], "tether-lab: bad size \"12\" (expected WxH, e.g. 120x40) (see --help)"),
-        (["--headless", "--dump", "xml"], "tether-lab: bad --dump \"xml\" (expected json or screen) (see --help)"),
-        (["--headless", "--script", "/no/such.keys"], "tether-lab: cannot read script \"/no/such.keys\" (see --help)"),
+        (
+            ["--headless", "--keys", "wait:x"],
+            "tether-lab: bad wait \"wait:x\" (expected wait:MS, MS from 0 to 3600000) (see --help)"
+        ),
+        (
+            ["--headless", "--size", "12"],
+            "tether-lab: bad size \"12\" (expected WxH, e.g. 120x40) (see --help)"
+        ),
+        (
+            ["--headless", "--dump", "xml"],
+            "tether-lab: bad --dump \"xml\" (expected json or screen) (see --help)"
+        ),
+        (
+            ["--headless", "--script", "/no/such.keys"],
+            "tether-lab: cannot read script \"/no/such.keys\" (see --help)"
+        ),
         (["--bogus"], "tether-lab: unknown option '--bogus' (see --help)"),
         (["--keys", "1"], "tether-lab: --size, --keys, --script and --dump need --headless (see --help)"),
         (["--soak", "0"], "tether-lab: bad --soak count 0 (expected a positive number) (see --help)"),
@@ -70,7 +83,9 @@ import Testing
     @Test func helpAndVersionExitZero() throws {
         let help = try LabBinary.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("--headless") && help.stdout.contains("wait:MS") && help.stdout.contains("--soak"))
+        #expect(
+            help.stdout.contains("--headless") && help.stdout.contains("wait:MS")
+                && help.stdout.contains("--soak"))
         let version = try LabBinary.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == LabResources.version + "\n")

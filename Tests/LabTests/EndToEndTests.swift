@@ -7,11 +7,14 @@ import Testing
 @Suite(.serialized) struct EndToEndTests {
     static let leaveAlternateScreen = "\u{1B}[?1049l"
 
-    func start(width: Int = 120, height: Int = 40, environment extra: [String: String] = [:]) throws -> PseudoTerminal {
+    func start(width: Int = 120, height: Int = 40, environment extra: [String: String] = [:]) throws
+        -> PseudoTerminal
+    {
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
         if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
         for (k, v) in extra { env[k] = v }
-        return try PseudoTerminal(LabBinary.path, arguments: ["--probe"], environment: env, width: width, height: height)
+        return try PseudoTerminal(
+            LabBinary.path, arguments: ["--probe"], environment: env, width: width, height: height)
     }
 
     @Test func homeIsDrawnAndKeysChangeTheScreen() throws {

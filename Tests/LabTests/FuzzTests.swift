@@ -21,13 +21,17 @@ import Tether
 
     static var scenarios: [Scenario] {
         Scenarios.all.isEmpty
-            ? [FakeScenario.make(number: 1, id: "one"), ProbeScenario.scenario(number: 2), FakeScenario.make(number: 3, id: "three")]
+            ? [
+                FakeScenario.make(number: 1, id: "one"), ProbeScenario.scenario(number: 2),
+                FakeScenario.make(number: 3, id: "three"),
+            ]
             : Scenarios.all
     }
 
     static func keys(count: Int, seed: UInt64, allowModeSwitch: Bool) -> [KeyStep] {
         var rng = SplitMix(state: seed)
-        var pool: [KeyStep] = ["1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
+        var pool: [KeyStep] = [
+            "1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
             "Tab", "Space", "Left", "Right", "PageDown", "Home", "x", "0", "Backspace", "F1",
         ].map { .key(Key(name: $0)!) }
         pool += [.wait(.milliseconds(0)), .wait(.milliseconds(50)), .wait(.milliseconds(350))]
@@ -46,7 +50,10 @@ import Tether
     }
 
     @Test func bothModesNeverCrash() async {
-        for (seed, size) in [(UInt64(7), Size(width: 120, height: 40)), (8, Size(width: 80, height: 24)), (9, Size(width: 30, height: 6))] {
+        for (seed, size) in [
+            (UInt64(7), Size(width: 120, height: 40)), (8, Size(width: 80, height: 24)),
+            (9, Size(width: 30, height: 6)),
+        ] {
             let lab = HeadlessLab(size: size, scenarios: Self.scenarios)
             await lab.run(Self.keys(count: 700, seed: seed, allowModeSwitch: true))
             await lab.press(.character("q"))

@@ -95,7 +95,10 @@ import Tether
             await lab.run(try KeyScript.parse("m 1 Esc wait:400 r"))
             let lines = lab.backend.textLines
             let y = try #require(lines.firstIndex { $0.contains("leaks") })
-            let x = try #require(lines[y].range(of: "leaks").map { lines[y].distance(from: lines[y].startIndex, to: $0.lowerBound) })
+            let x = try #require(
+                lines[y].range(of: "leaks").map {
+                    lines[y].distance(from: lines[y].startIndex, to: $0.lowerBound)
+                })
             let valueX = x + 17  // "leaks" padded to 13, a space, then the value right-aligned in 4
             let style = lab.backend.style(x: valueX, y: y)
             if theme.isMonochrome {
@@ -131,7 +134,8 @@ import Tether
         #expect(object["stack"] as? [String] == ["home", "fake"])
         #expect(object["mode"] as? String == "leaky")
         let counters = try #require(object["counters"] as? [String: Int])
-        #expect(Set(counters.keys) == ["viewModels", "subscriptions", "tasks", "observers", "leaks", "zombies"])
+        #expect(
+            Set(counters.keys) == ["viewModels", "subscriptions", "tasks", "observers", "leaks", "zombies"])
         let leaks = try #require(object["leaks"] as? [[String: String]])
         #expect(leaks.count == 1)
         #expect(Set(leaks[0].keys) == ["owner", "kind", "site"])

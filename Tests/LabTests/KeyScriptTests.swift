@@ -7,7 +7,8 @@ import Testing
         let steps = try KeyScript.parse("1 r  Enter\tEsc Up Down Left Right Tab Space wait:400 ? q")
         #expect(
             steps == [
-                .key(.character("1")), .key(.character("r")), .key(.enter), .key(.escape), .key(.up), .key(.down),
+                .key(.character("1")), .key(.character("r")), .key(.enter), .key(.escape), .key(.up),
+                .key(.down),
                 .key(.left), .key(.right), .key(.tab), .key(.character(" ")), .wait(.milliseconds(400)),
                 .key(.character("?")), .key(.character("q")),
             ])

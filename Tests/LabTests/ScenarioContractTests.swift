@@ -10,7 +10,9 @@ import Tether
 @Suite struct ScenarioContractTests {
     nonisolated static let fakes: [Scenario] = [FakeScenario.make(), ProbeScenario.scenario()]
 
-    @Test("bound: present, rotate, dismiss, grace, rotate → back to the home baseline", arguments: Scenarios.all)
+    @Test(
+        "bound: present, rotate, dismiss, grace, rotate → back to the home baseline", arguments: Scenarios.all
+    )
     func boundReturnsToBaseline(_ scenario: Scenario) async throws {
         try await checkBound(scenario, all: Scenarios.all)
     }
@@ -28,7 +30,9 @@ import Tether
     @Test("leaky, with the test doubles", arguments: fakes)
     func leakyLeavesFakes(_ scenario: Scenario) async throws {
         let lab = try await checkLeaky(scenario, all: [scenario])
-        if scenario.id == "fake" { #expect(lab.dump().counters.zombies >= 2, "values kept flowing to the dead sheet") }
+        if scenario.id == "fake" {
+            #expect(lab.dump().counters.zombies >= 2, "values kept flowing to the dead sheet")
+        }
     }
 
     @Test("many cycles come back to the baseline", arguments: Scenarios.all)

@@ -51,7 +51,9 @@ final class HostedScreen: Screen {
         guard let environment = lab?.environment else { return content.handle(key, context: context) }
         return environment.recording { content.handle(key, context: context) }
     }
-    func handle(mouse: MouseEvent, context: ScreenContext) -> Bool { content.handle(mouse: mouse, context: context) }
+    func handle(mouse: MouseEvent, context: ScreenContext) -> Bool {
+        content.handle(mouse: mouse, context: context)
+    }
     func cancelTasks() { content.cancelTasks() }
     func endSubscriptions() { content.endSubscriptions() }
 }

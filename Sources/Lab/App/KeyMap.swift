@@ -41,14 +41,16 @@ public struct KeyMap: Sendable, Equatable {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false).map(\.trimmingSpaces)
+            let fields = line.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false).map(
+                \.trimmingSpaces)
             guard fields.count == 4, !fields[0].isEmpty, !fields[2].isEmpty else {
                 throw ParseError(line: index + 1, reason: "expected `key | where | hint | description`")
             }
             guard let context = Context(rawValue: fields[1]) else {
                 throw ParseError(line: index + 1, reason: "unknown context \"\(fields[1])\"")
             }
-            bindings.append(Binding(key: fields[0], context: context, hint: fields[2], description: fields[3]))
+            bindings.append(
+                Binding(key: fields[0], context: context, hint: fields[2], description: fields[3]))
         }
         self.bindings = bindings
     }
@@ -80,14 +82,17 @@ public struct KeyMap: Sendable, Equatable {
             guard !group.isEmpty else { continue }
             lines.append("  \(context.title)")
             for b in group {
-                lines.append("    " + b.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + b.description)
+                lines.append(
+                    "    " + b.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + b.description)
             }
         }
         return lines.joined(separator: "\n")
     }
 
     /// The help text with the key table in place of `{{keys}}`.
-    public var helpText: String { LabResources.helpTemplate.replacingOccurrences(of: "{{keys}}", with: table) }
+    public var helpText: String {
+        LabResources.helpTemplate.replacingOccurrences(of: "{{keys}}", with: table)
+    }
 }
 
 extension KeyMap.Context {

@@ -57,7 +57,8 @@ public final class LabApp {
         home.onPresent = { [weak self] scenario in self?.present(scenario) }
         registerGlobalKeys()
         application.stack.onTeardown = { [weak self] event in self?.noteTeardown(event) }
-        ledgerSubscription = environment.ledger.onChange { [weak application] in application?.requestRedraw() }
+        ledgerSubscription = environment.ledger.onChange { [weak application] in application?.requestRedraw()
+        }
         environment.onChange = { [weak self] in
             guard let self else { return }
             self.changeCount += 1
@@ -224,7 +225,8 @@ public final class LabApp {
         let path = " " + hosts.map(\.id).joined(separator: " › ") + " "
         let width = CharacterWidth.of(path)
         if area.right - width > x + 1 {
-            buffer.setString(path, x: area.right - width, y: area.y, style: style.bar.patched(with: theme.dimmed))
+            buffer.setString(
+                path, x: area.right - width, y: area.y, style: style.bar.patched(with: theme.dimmed))
         }
     }
 }
@@ -235,11 +237,13 @@ struct LabStyle {
     let theme: Theme
     /// Leaks, leaked owners, zombie deliveries.
     var alarm: Style {
-        theme.isMonochrome ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .brightRed, modifiers: .bold)
+        theme.isMonochrome
+            ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .brightRed, modifiers: .bold)
     }
     /// The word "leaky" in the header.
     var leaky: Style {
-        theme.isMonochrome ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .yellow, modifiers: .bold)
+        theme.isMonochrome
+            ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .yellow, modifiers: .bold)
     }
     /// Good news: back to zero.
     var calm: Style { theme.isMonochrome ? .plain : Style(foreground: .green) }

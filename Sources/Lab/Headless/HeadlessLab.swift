@@ -35,7 +35,8 @@ public final class HeadlessLab {
 
     /// Builds a headless lab of `size` (120×40 by default) listing `scenarios`.
     public init(
-        size: Size = Size(width: 120, height: 40), scenarios: [Scenario] = Scenarios.all, theme: Theme = .standard
+        size: Size = Size(width: 120, height: 40), scenarios: [Scenario] = Scenarios.all,
+        theme: Theme = .standard
     ) {
         clock = ManualClock()
         environment = LabEnvironment(clock: clock)
@@ -104,7 +105,8 @@ public final class HeadlessLab {
     }
 
     private var fingerprint: Fingerprint {
-        Fingerprint(counters: environment.ledger.counters, pending: clock.pendingCount, changes: lab.changeCount)
+        Fingerprint(
+            counters: environment.ledger.counters, pending: clock.pendingCount, changes: lab.changeCount)
     }
 
     /// Lets main-actor work triggered by the last step run: yields until nothing observable

@@ -11,7 +11,8 @@ public enum KeyStep: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .key(let key): key.name
-        case .wait(let d): "wait:\(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)"
+        case .wait(let d):
+            "wait:\(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)"
         }
     }
 }
@@ -35,7 +36,9 @@ public enum KeyScript {
     /// - Throws: ``KeyScriptError`` naming the first unknown key name or bad wait.
     public static func parse(_ text: String, comments: Bool = false) throws(KeyScriptError) -> [KeyStep] {
         var steps: [KeyStep] = []
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for line in text.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        {
             for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
                 if comments && word.hasPrefix("#") { break }
                 steps.append(try step(String(word)))

@@ -14,7 +14,8 @@ public enum ProbeScenario {
     public static func scenario(number: Int = 1) -> Scenario {
         Scenario(
             id: "probe", number: number, title: "Probe", summary: "one subscription to the orientation",
-            seed: "lab shell", make: { mode, environment in ProbeScreen(mode: mode, environment: environment) })
+            seed: "lab shell",
+            make: { mode, environment in ProbeScreen(mode: mode, environment: environment) })
     }
 }
 

@@ -41,7 +41,8 @@ final class HomeScreen: Screen {
             guard let i = selection.selected, scenarios.indices.contains(i) else { return false }
             onPresent?(scenarios[i])
         case .character(let c):
-            guard let digit = c.wholeNumberValue, let i = scenarios.firstIndex(where: { $0.number == digit }) else {
+            guard let digit = c.wholeNumberValue, let i = scenarios.firstIndex(where: { $0.number == digit })
+            else {
                 return false
             }
             selection.selected = i
@@ -64,10 +65,14 @@ final class HomeScreen: Screen {
             Line([
                 Span("The next sheet is presented "),
                 Span(next.rawValue, style: next == .leaky ? LabStyle(theme: theme).leaky : theme.accent),
-                Span(next == .bound ? ": its bindings end with it (m for leaky)." : ": something outlives it (m for bound)."),
+                Span(
+                    next == .bound
+                        ? ": its bindings end with it (m for leaky)."
+                        : ": something outlives it (m for bound)."),
             ]),
         ]
-        let introHeight = min(inner.height, intro.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
+        let introHeight = min(
+            inner.height, intro.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
         let parts = inner.rows([.fixed(introHeight), .fixed(1), .fill()])
         Paragraph(intro, style: theme.dimmed).render(into: &buffer, area: parts[0])
         guard scenarios.isEmpty == false else {

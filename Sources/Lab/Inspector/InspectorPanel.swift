@@ -5,23 +5,33 @@ import Tether
 /// a tree (owner → entries with kind, call site, age and values delivered), and the event log.
 ///
 /// Renders from one `LedgerSnapshot` per frame, taken by the frame itself; keeps only the
-/// previous frame's counters, for the deltas. Leaks and zombies stand out (`LabStyle.alarm`).
+/// previous frame's counters, for the deltas. A frame whose counters did not change (a
+/// redraw for something else) keeps showing the last change, so a delta does not vanish
+/// 16 ms after it appears. Leaks and zombies stand out (`LabStyle.alarm`).
 /// Main-actor isolated; lives as long as the lab.
 @MainActor
 final class InspectorPanel {
     /// The counters the last frame showed.
     private(set) var previous: LabDump.Counters?
+    /// The counters before the last change, for the deltas.
+    private var beforeChange: LabDump.Counters?
 
     /// Remembers `counters` for the next frame's deltas without drawing (the panel is hidden).
     func skipFrame(_ counters: LedgerSnapshot.Counters) {
-        previous = LabDump.Counters(counters)
+        _ = advance(to: LabDump.Counters(counters))
+    }
+
+    /// Moves to this frame's counters and returns the ones the deltas are taken against.
+    private func advance(to counters: LabDump.Counters) -> LabDump.Counters {
+        if let previous, previous != counters { beforeChange = previous }
+        previous = counters
+        return beforeChange ?? counters
     }
 
     func render(_ snapshot: LedgerSnapshot, into buffer: inout Buffer, area: Rect, style: LabStyle) {
         let theme = style.theme
         let counters = LabDump.Counters(snapshot.counters)
-        let before = previous ?? counters
-        previous = counters
+        let before = advance(to: counters)
         let block = Block(title: " Inspector ", theme: theme)
         block.render(into: &buffer, area: area)
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
@@ -29,14 +39,18 @@ final class InspectorPanel {
         let rows = inner.rows([.fixed(3), .fixed(1), .fill(3), .fixed(1), .fill(2)])
         paintCounters(counters, before: before, into: &buffer, area: rows[0], style: style)
         buffer.setString("Ledger", x: rows[1].x, y: rows[1].y, maxWidth: rows[1].width, style: theme.title)
-        LogView(InspectorPanel.tree(snapshot, style: style), style: theme.text).renderHead(into: &buffer, area: rows[2])
+        LogView(InspectorPanel.tree(snapshot, style: style), style: theme.text).renderHead(
+            into: &buffer, area: rows[2])
         buffer.setString("Events", x: rows[3].x, y: rows[3].y, maxWidth: rows[3].width, style: theme.title)
-        LogView(InspectorPanel.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text)
-            .render(into: &buffer, area: rows[4])
+        LogView(
+            InspectorPanel.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text
+        )
+        .render(into: &buffer, area: rows[4])
     }
 
     private func paintCounters(
-        _ now: LabDump.Counters, before: LabDump.Counters, into buffer: inout Buffer, area: Rect, style: LabStyle
+        _ now: LabDump.Counters, before: LabDump.Counters, into buffer: inout Buffer, area: Rect,
+        style: LabStyle
     ) {
         let items: [(String, Int, Int, Bool)] = [
             ("view models", now.viewModels, before.viewModels, false),
@@ -46,7 +60,7 @@ final class InspectorPanel {
             ("leaks", now.leaks, before.leaks, true),
             ("zombies", now.zombies, before.zombies, true),
         ]
-        let columns = area.columns([.fill(), .fill()], spacing: 1)
+        let columns = area.columns([.fill(), .fill()], spacing: 2)
         for (i, item) in items.enumerated() {
             let (label, value, old, alarming) = item
             let cell = columns[i / 3].row(i % 3)
@@ -56,7 +70,10 @@ final class InspectorPanel {
             spans.append(Span(String(value).leftPadding(4), style: valueStyle))
             let delta = value - old
             if delta != 0 {
-                spans.append(Span(" " + (delta > 0 ? "+\(delta)" : "\(delta)"), style: delta > 0 ? style.theme.accent : style.calm))
+                spans.append(
+                    Span(
+                        " " + (delta > 0 ? "+\(delta)" : "\(delta)"),
+                        style: delta > 0 ? style.theme.accent : style.calm))
             }
             buffer.setLine(Line(spans), x: cell.x, y: cell.y, maxWidth: cell.width)
         }
@@ -107,7 +124,8 @@ final class InspectorPanel {
             let alarming = event.kind == .leak || event.kind == .zombie
             return Line([
                 Span(format(event.time).leftPadding(7) + " ", style: style.theme.dimmed),
-                Span(text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
+                Span(
+                    text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
             ])
         }
     }

@@ -15,7 +15,8 @@ public enum ProcessMemory {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
         while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let line = String(
+                decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard line.hasPrefix(field) else { continue }
             let kilobytes = line.dropFirst(field.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
                 .first.flatMap { Int($0) }

@@ -1,5 +1,6 @@
 import Lab
 import TerminalUI
+
 @testable import Tether
 
 /// A scenario for testing the shell before the real ones land. Bound: a subscription and a
@@ -26,7 +27,8 @@ final class FakeViewModel {
         lifetime.track(self)
         switch mode {
         case .bound:
-            environment.device.orientationPublisher.sink { [weak self] _ in self?.values += 1 }.store(in: lifetime)
+            environment.device.orientationPublisher.sink { [weak self] _ in self?.values += 1 }.store(
+                in: lifetime)
             let clock = environment.clock
             let task = Task { [weak self] in
                 while !Task.isCancelled {
@@ -36,7 +38,8 @@ final class FakeViewModel {
             }
             lifetime.bind(.call { task.cancel() }, kind: .task, site: CallSite())
         case .leaky:
-            let entry = environment.ledger.open(.subscription, owner: lifetime.ownerRecord, site: CallSite(), bound: false)
+            let entry = environment.ledger.open(
+                .subscription, owner: lifetime.ownerRecord, site: CallSite(), bound: false)
             environment.device.orientationPublisher
                 .sink { _ in
                     self.values += 1
@@ -72,7 +75,9 @@ final class FakeScreen: Screen {
 
 /// Runs a key script on a fresh headless lab.
 @MainActor
-func runLab(_ keys: String, scenarios: [Scenario] = [FakeScenario.make()], size: Size = Size(width: 120, height: 40))
+func runLab(
+    _ keys: String, scenarios: [Scenario] = [FakeScenario.make()], size: Size = Size(width: 120, height: 40)
+)
     async throws -> HeadlessLab
 {
     let lab = HeadlessLab(size: size, scenarios: scenarios)
@@ -81,4 +86,5 @@ func runLab(_ keys: String, scenarios: [Scenario] = [FakeScenario.make()], size:
 }
 
 /// Every counter zero.
-let zeroCounters = LabDump.Counters(viewModels: 0, subscriptions: 0, tasks: 0, observers: 0, leaks: 0, zombies: 0)
+let zeroCounters = LabDump.Counters(
+    viewModels: 0, subscriptions: 0, tasks: 0, observers: 0, leaks: 0, zombies: 0)

@@ -4,7 +4,10 @@ import Foundation
 enum LabBinary {
     static var path: String {
         let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [bin, bin.deletingLastPathComponent(), URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()]
+        let candidates = [
+            bin, bin.deletingLastPathComponent(),
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+        ]
         for dir in candidates {
             let p = dir.appendingPathComponent("tether-lab").path
             if FileManager.default.isExecutableFile(atPath: p) { return p }

@@ -17,7 +17,9 @@ final class PseudoTerminal {
     private(set) var output: [UInt8] = []
     private(set) var termination: Termination?
 
-    init(_ executable: String, arguments: [String] = [], environment: [String: String], width: Int, height: Int) throws {
+    init(
+        _ executable: String, arguments: [String] = [], environment: [String: String], width: Int, height: Int
+    ) throws {
         // Glibc's module map leaves out posix_openpt/unlockpt/ptsname; these ioctls are what they do.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -50,7 +52,9 @@ final class PseudoTerminal {
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
         // A new session (POSIX_SPAWN_SETSID), so the terminal becomes the controlling tty.
-        posix_spawnattr_setflags(&attributes, Int16(0x80 /* POSIX_SPAWN_SETSID */ | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(0x80 /* POSIX_SPAWN_SETSID */ | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -78,7 +82,9 @@ final class PseudoTerminal {
     }
 
     var text: String { String(decoding: output, as: UTF8.self) }
-    func text(since mark: Int) -> String { String(decoding: output[min(mark, output.count)...], as: UTF8.self) }
+    func text(since mark: Int) -> String {
+        String(decoding: output[min(mark, output.count)...], as: UTF8.self)
+    }
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)
