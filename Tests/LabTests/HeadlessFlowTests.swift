@@ -185,6 +185,9 @@ import Tether
         await lab.press(.character("1"))
         let sheet = try #require(lab.backend.trimmedTextLines.last)
         #expect(sheet.hasPrefix("Esc dismiss"))
+        let narrow = try await runLab("", size: Size(width: 80, height: 24))
+        let footer = try #require(narrow.backend.trimmedTextLines.last)
+        #expect(footer.hasSuffix("q quit"), "global keys stay when the footer is short of room")
     }
 
     @Test func noScenariosSaysSo() async throws {

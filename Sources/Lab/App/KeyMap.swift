@@ -67,10 +67,12 @@ public struct KeyMap: Sendable, Equatable {
     /// The bindings that work in `context`, in file order.
     public func bindings(in context: Context) -> [Binding] { bindings.filter { $0.context == context } }
 
-    /// Footer hints for `context` followed by the global ones.
-    public func hints(for context: Context) -> [KeyHint] {
-        (context == .global ? [] : bindings(in: context)).map { KeyHint($0.key, $0.hint) }
-            + bindings(in: .global).map { KeyHint($0.key, $0.hint) }
+    /// Footer hints for `context`, followed by the global ones unless `includingGlobal` is false.
+    public func hints(for context: Context, includingGlobal: Bool = true) -> [KeyHint] {
+        let own = context == .global ? [] : bindings(in: context).map { KeyHint($0.key, $0.hint) }
+        return own
+            + (includingGlobal || context == .global
+                ? bindings(in: .global).map { KeyHint($0.key, $0.hint) } : [])
     }
 
     /// The help's key table: one aligned line per binding, grouped by context.

@@ -190,8 +190,23 @@ public final class LabApp {
             case .help: .help
             default: .home
             }
-        let hints = (hosts.last?.content.keyHints ?? []) + keyMap.hints(for: context)
+        let hints = LabApp.fit(
+            local: (hosts.last?.content.keyHints ?? []) + keyMap.hints(for: context, includingGlobal: false),
+            global: keyMap.hints(for: .global), width: rows[2].width)
         KeyHintBar(hints, theme: theme).render(into: &buffer, area: rows[2])
+    }
+
+    /// The footer's hints for `width`: the screen's own first, then the global keys; when they
+    /// do not all fit, screen hints are dropped from the end so the global keys (q above all)
+    /// stay visible.
+    static func fit(local: [KeyHint], global: [KeyHint], width: Int) -> [KeyHint] {
+        func needed(_ hints: [KeyHint]) -> Int {
+            hints.reduce(0) { $0 + CharacterWidth.of($1.key) + 1 + CharacterWidth.of($1.label) } + 2
+                * max(0, hints.count - 1)
+        }
+        var local = local
+        while !local.isEmpty, needed(local + global) > width { local.removeLast() }
+        return local + global
     }
 
     /// Where a sheet of `presentation` goes in `area` (as `Application` places sheets).
