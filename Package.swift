@@ -43,7 +43,13 @@ let package = Package(
                 "Tether", "TerminalUI",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
-            resources: [.embedInCode("Resources/help.txt")]),
+            resources: [
+                .embedInCode("Resources/help.txt"),
+                .embedInCode("Resources/keymap.txt"),
+                .embedInCode("Resources/scripts/bound-orientation.keys"),
+                .embedInCode("Resources/scripts/leaky-orientation.keys"),
+                .embedInCode("Resources/scripts/tour.keys"),
+            ]),
         .executableTarget(
             name: "tether-lab",
             dependencies: [
@@ -53,7 +59,7 @@ let package = Package(
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether", "tether-lab"]),
     ],
     swiftLanguageModes: [.v6]
 )

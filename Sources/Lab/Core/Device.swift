@@ -1,0 +1,42 @@
+import Foundation
+import Tether
+
+/// The simulated device: its orientation, and the three ways the lab hears about a rotation —
+/// a notification (as `UIDevice.orientationDidChangeNotification`), a publisher, and the
+/// current value.
+///
+/// Lives as long as the lab. Main-actor isolated: rotations happen on the lab's thread and are
+/// delivered synchronously to notification observers and subscribers before `rotate()` returns.
+@MainActor
+public final class Device {
+    /// Posted on ``notificationCenter`` after each rotation; no user info.
+    public static let orientationDidChange = Notification.Name("TetherLab.orientationDidChange")
+
+    /// The lab's own notification center (not `.default`, so each lab instance — and each
+    /// test — hears only its own device).
+    public let notificationCenter = NotificationCenter()
+
+    /// The current orientation.
+    public private(set) var orientation: Orientation
+
+    /// How many rotations so far.
+    public private(set) var rotations = 0
+
+    private let subject: CurrentValueSubject<Orientation, Never>
+
+    public init(orientation: Orientation = .portrait) {
+        self.orientation = orientation
+        subject = CurrentValueSubject(orientation)
+    }
+
+    /// The orientation now and after every rotation.
+    public var orientationPublisher: AnyPublisher<Orientation, Never> { subject.eraseToAnyPublisher() }
+
+    /// Rotates to the next orientation; notifies subscribers, then posts the notification.
+    public func rotate() {
+        orientation = orientation.next
+        rotations += 1
+        subject.send(orientation)
+        notificationCenter.post(name: Device.orientationDidChange, object: nil)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import TerminalUI
+import Tether
+
+/// The lab without a terminal: the same ``LabApp`` on a `TestBackend`, with a `ManualClock`
+/// for lab time, driven one ``KeyStep`` at a time. What `tether-lab --headless` runs, and what
+/// tests call in-process.
+///
+/// After each key the run *settles*: it yields to the main actor until the work the key
+/// triggered has run — until the ledger's counters, the clock's pending work and the lab's
+/// change count stay the same for several yields in a row. `wait:MS` advances the clock in
+/// ``tick`` steps, settling after each, so leak verdicts and slow work happen in order. `q`
+/// (or ``quit()``) tears the whole stack down, then lets the grace period pass and settles,
+/// so a bound lab ends with every counter at 0. When the steps run out without `q`, the state
+/// is left as it is.
+///
+/// ```swift
+/// let lab = HeadlessLab()
+/// await lab.run(try KeyScript.parse("1 r r Esc wait:400"))
+/// print(lab.json())
+/// ```
+///
+/// Main-actor isolated; one run per instance.
+@MainActor
+public final class HeadlessLab {
+    /// How far one step of `wait:MS` moves the clock.
+    public static let tick: Duration = .milliseconds(10)
+
+    public let clock: ManualClock
+    public let environment: LabEnvironment
+    public let backend: TestBackend
+    public let lab: LabApp
+    /// True once `q` (or ``quit()``) tore the lab down; later steps are ignored.
+    public private(set) var hasQuit = false
+
+    /// Builds a headless lab of `size` (120×40 by default) listing `scenarios`.
+    public init(
+        size: Size = Size(width: 120, height: 40), scenarios: [Scenario] = Scenarios.all,
+        theme: Theme = .standard
+    ) {
+        clock = ManualClock()
+        environment = LabEnvironment(clock: clock)
+        backend = TestBackend(size: size)
+        lab = LabApp(backend: backend, environment: environment, scenarios: scenarios, theme: theme)
+        lab.application.render()
+    }
+
+    /// Runs `steps` in order, stopping after `q`.
+    public func run(_ steps: [KeyStep]) async {
+        for step in steps {
+            if hasQuit { break }
+            await perform(step)
+        }
+    }
+
+    /// Runs one step and settles; draws a frame unless the step quit.
+    public func perform(_ step: KeyStep) async {
+        guard !hasQuit else { return }
+        switch step {
+        case .key(let key):
+            lab.application.send(key)
+            await settle()
+            if lab.application.isFinished {
+                await finish()
+                return
+            }
+        case .wait(let duration):
+            await advance(by: duration)
+        }
+        lab.application.render()
+    }
+
+    /// Presses `key`, as ``perform(_:)`` does.
+    public func press(_ key: Key) async { await perform(.key(key)) }
+
+    /// Quits as `q` does: tears the stack down, lets the grace period pass, settles.
+    public func quit() async {
+        guard !hasQuit else { return }
+        lab.application.quit()
+        await finish()
+    }
+
+    private func finish() async {
+        hasQuit = true
+        lab.tearDown()
+        await settle()
+        await advance(by: environment.ledger.gracePeriod + HeadlessLab.tick)
+    }
+
+    /// Moves lab time forward by `duration`, ``tick`` at a time, settling after each tick.
+    public func advance(by duration: Duration) async {
+        var left = duration
+        while left > .zero {
+            let step = min(left, HeadlessLab.tick)
+            clock.advance(by: step)
+            left -= step
+            await settle()
+        }
+    }
+
+    private struct Fingerprint: Equatable {
+        var counters: LedgerSnapshot.Counters
+        var pending: Int
+        var changes: Int
+    }
+
+    private var fingerprint: Fingerprint {
+        Fingerprint(
+            counters: environment.ledger.counters, pending: clock.pendingCount, changes: lab.changeCount)
+    }
+
+    /// Lets main-actor work triggered by the last step run: yields until nothing observable
+    /// changes for `quietYields` yields in a row (at most `maxYields` in all).
+    public func settle(quietYields: Int = 8, maxYields: Int = 2000) async {
+        var last = fingerprint
+        var quiet = 0
+        for _ in 0..<maxYields {
+            await Task.yield()
+            let now = fingerprint
+            if now == last {
+                quiet += 1
+                if quiet >= quietYields { return }
+            } else {
+                quiet = 0
+                last = now
+            }
+        }
+    }
+
+    /// The state as the design's JSON describes it.
+    public func dump() -> LabDump { lab.dump() }
+
+    /// ``dump()`` as JSON: pretty-printed with sorted keys, so equal states print equal text.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(dump()), as: UTF8.self)
+        } catch {
+            preconditionFailure("LabDump always encodes: \(error)")
+        }
+    }
+
+    /// The last frame drawn, one line a row without trailing spaces (after `q`, the frame
+    /// before the teardown).
+    public var screenText: String { backend.trimmedTextLines.joined(separator: "\n") }
+}

@@ -1,0 +1,61 @@
+import TerminalUI
+
+/// One step of a headless run: a key, or lab time passing (`wait:MS`).
+///
+/// A plain value: `Sendable`.
+public enum KeyStep: Hashable, Sendable, CustomStringConvertible {
+    case key(Key)
+    /// Lets this much lab time pass (the `ManualClock` is advanced).
+    case wait(Duration)
+
+    public var description: String {
+        switch self {
+        case .key(let key): key.name
+        case .wait(let d):
+            "wait:\(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)"
+        }
+    }
+}
+
+/// Why a key script could not be read: the one line the CLI prints before exiting with code 2.
+public struct KeyScriptError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Parses the keys of `--keys` and `--script`: names separated by whitespace or newlines
+/// (`1`, `r`, `Enter`, `Esc`, `Up`, `Space`, `Ctrl-C`, …), `wait:MS` for lab time, and — in
+/// scripts — `#` comments to the end of the line.
+///
+/// Stateless; safe from any thread.
+public enum KeyScript {
+    /// The steps of `text`.
+    ///
+    /// - Parameter comments: Whether a word starting with `#` begins a comment (scripts); in
+    ///   `--keys` a lone `#` is the key `#`.
+    /// - Throws: ``KeyScriptError`` naming the first unknown key name or bad wait.
+    public static func parse(_ text: String, comments: Bool = false) throws(KeyScriptError) -> [KeyStep] {
+        var steps: [KeyStep] = []
+        for line in text.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        {
+            for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
+                if comments && word.hasPrefix("#") { break }
+                steps.append(try step(String(word)))
+            }
+        }
+        return steps
+    }
+
+    static func step(_ word: String) throws(KeyScriptError) -> KeyStep {
+        if word.lowercased().hasPrefix("wait:") {
+            let value = word.dropFirst(5)
+            guard let ms = Int(value), ms >= 0, ms <= 3_600_000 else {
+                throw KeyScriptError("bad wait \"\(word)\" (expected wait:MS, MS from 0 to 3600000)")
+            }
+            return .wait(.milliseconds(ms))
+        }
+        guard let key = Key(name: word) else { throw KeyScriptError("unknown key name \"\(word)\"") }
+        return .key(key)
+    }
+}

@@ -1,0 +1,169 @@
+import TerminalUI
+import Tether
+
+/// The inspector: the ledger's counters with their change since the last frame, the ledger as
+/// a tree (owner → entries with kind, call site, age and values delivered), and the event log.
+///
+/// Renders from one `LedgerSnapshot` per frame, taken by the frame itself; keeps only the
+/// previous frame's counters, for the deltas. A frame whose counters did not change (a
+/// redraw for something else) keeps showing the last change, so a delta does not vanish
+/// 16 ms after it appears. Leaks and zombies stand out (`LabStyle.alarm`).
+/// Main-actor isolated; lives as long as the lab.
+@MainActor
+final class InspectorPanel {
+    /// The counters the last frame showed.
+    private(set) var previous: LabDump.Counters?
+    /// The counters before the last change, for the deltas.
+    private var beforeChange: LabDump.Counters?
+
+    /// Remembers `counters` for the next frame's deltas without drawing (the panel is hidden).
+    func skipFrame(_ counters: LedgerSnapshot.Counters) {
+        _ = advance(to: LabDump.Counters(counters))
+    }
+
+    /// Moves to this frame's counters and returns the ones the deltas are taken against.
+    private func advance(to counters: LabDump.Counters) -> LabDump.Counters {
+        if let previous, previous != counters { beforeChange = previous }
+        previous = counters
+        return beforeChange ?? counters
+    }
+
+    func render(_ snapshot: LedgerSnapshot, into buffer: inout Buffer, area: Rect, style: LabStyle) {
+        let theme = style.theme
+        let counters = LabDump.Counters(snapshot.counters)
+        let before = advance(to: counters)
+        let block = Block(title: " Inspector ", theme: theme)
+        block.render(into: &buffer, area: area)
+        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
+        guard !inner.isEmpty else { return }
+        let rows = inner.rows([.fixed(3), .fixed(1), .fill(3), .fixed(1), .fill(2)])
+        paintCounters(counters, before: before, into: &buffer, area: rows[0], style: style)
+        buffer.setString("Ledger", x: rows[1].x, y: rows[1].y, maxWidth: rows[1].width, style: theme.title)
+        LogView(InspectorPanel.tree(snapshot, style: style), style: theme.text).renderHead(
+            into: &buffer, area: rows[2])
+        buffer.setString("Events", x: rows[3].x, y: rows[3].y, maxWidth: rows[3].width, style: theme.title)
+        LogView(
+            InspectorPanel.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text
+        )
+        .render(into: &buffer, area: rows[4])
+    }
+
+    private func paintCounters(
+        _ now: LabDump.Counters, before: LabDump.Counters, into buffer: inout Buffer, area: Rect,
+        style: LabStyle
+    ) {
+        let items: [(String, Int, Int, Bool)] = [
+            ("view models", now.viewModels, before.viewModels, false),
+            ("subscriptions", now.subscriptions, before.subscriptions, false),
+            ("tasks", now.tasks, before.tasks, false),
+            ("observers", now.observers, before.observers, false),
+            ("leaks", now.leaks, before.leaks, true),
+            ("zombies", now.zombies, before.zombies, true),
+        ]
+        let columns = area.columns([.fill(), .fill()], spacing: 2)
+        for (i, item) in items.enumerated() {
+            let (label, value, old, alarming) = item
+            let cell = columns[i / 3].row(i % 3)
+            guard !cell.isEmpty else { continue }
+            var spans = [Span(label.padding(13) + " ", style: style.theme.text)]
+            let valueStyle = alarming && value > 0 ? style.alarm : Style.bold
+            spans.append(Span(String(value).leftPadding(4), style: valueStyle))
+            let delta = value - old
+            if delta != 0 {
+                spans.append(
+                    Span(
+                        " " + (delta > 0 ? "+\(delta)" : "\(delta)"),
+                        style: delta > 0 ? style.theme.accent : style.calm))
+            }
+            buffer.setLine(Line(spans), x: cell.x, y: cell.y, maxWidth: cell.width)
+        }
+    }
+
+    /// The ledger as lines: each owner, then its entries indented under it; unowned entries last.
+    static func tree(_ snapshot: LedgerSnapshot, style: LabStyle) -> [Line] {
+        let theme = style.theme
+        var lines: [Line] = []
+        for owner in snapshot.owners {
+            let (state, stateStyle): (String, Style) =
+                switch owner.state {
+                case .alive: ("alive", style.calm)
+                case .ended: ("ended", theme.dimmed)
+                case .leaked: ("LEAKED", style.alarm)
+                }
+            lines.append(
+                Line([
+                    Span(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
+                    Span(" "), Span(state, style: stateStyle),
+                    Span(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
+                ]))
+            for entry in owner.entries { lines.append(entryLine(entry, style: style)) }
+        }
+        if !snapshot.unowned.isEmpty {
+            lines.append(Line("(no owner)", style: theme.dimmed))
+            for entry in snapshot.unowned { lines.append(entryLine(entry, style: style)) }
+        }
+        if lines.isEmpty { lines.append(Line("nothing bound", style: theme.dimmed)) }
+        return lines
+    }
+
+    private static func entryLine(_ entry: LedgerSnapshot.Entry, style: LabStyle) -> Line {
+        var spans = [
+            Span("  \(entry.kind.rawValue) "),
+            Span("\(entry.site)", style: .bold),
+            Span(" \(entry.deliveries)× \(format(entry.age))", style: style.theme.dimmed),
+        ]
+        if entry.state == .paused { spans.append(Span(" paused", style: style.theme.dimmed)) }
+        if !entry.bound { spans.append(Span(" unbound", style: style.theme.warning)) }
+        return Line(spans)
+    }
+
+    /// The event log as lines, oldest first: time, then what happened.
+    static func events(_ events: some Sequence<LedgerEvent>, style: LabStyle) -> [Line] {
+        events.map { event in
+            let text = event.kind == .note ? (event.message ?? "") : event.summary
+            let alarming = event.kind == .leak || event.kind == .zombie
+            return Line([
+                Span(format(event.time).leftPadding(7) + " ", style: style.theme.dimmed),
+                Span(
+                    text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
+            ])
+        }
+    }
+
+    /// `850ms`, `1.25s`, `2m05s`.
+    static func format(_ d: Duration) -> String {
+        let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+        if ms < 1000 { return "\(ms)ms" }
+        if ms < 60_000 {
+            let hundredths = (ms % 1000) / 10
+            return "\(ms / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
+        }
+        let s = ms / 1000
+        return "\(s / 60)m\(s % 60 < 10 ? "0" : "")\(s % 60)s"
+    }
+}
+
+extension LogView {
+    /// Renders the first lines that fit (a tree reads from the top), with `…` when some are cut.
+    fileprivate func renderHead(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        if lines.count <= area.height {
+            LogView(lines, style: style).render(into: &buffer, area: area)
+            return
+        }
+        var shown = Array(lines.prefix(area.height - 1))
+        shown.append(Line("… \(lines.count - shown.count) more", style: .dim))
+        LogView(shown, style: style).render(into: &buffer, area: area)
+    }
+}
+
+extension String {
+    /// Padded with spaces on the right to `width` characters (never cut).
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+    /// Padded with spaces on the left to `width` characters (never cut).
+    fileprivate func leftPadding(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

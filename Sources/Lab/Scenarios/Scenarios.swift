@@ -1,0 +1,7 @@
+/// The lab's scenarios, in the order home lists them (their digits).
+public enum Scenarios {
+    public static let all: [Scenario] = []
+
+    /// The scenario with `id`, if any.
+    public static func scenario(id: String) -> Scenario? { all.first { $0.id == id } }
+}

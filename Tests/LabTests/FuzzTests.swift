@@ -1,0 +1,64 @@
+import Lab
+import TerminalUI
+import Testing
+import Tether
+
+/// A seeded random-key fuzz of the headless lab: it must never crash, and in bound mode
+/// nothing may be left after `q`.
+@MainActor
+@Suite struct FuzzTests {
+    /// SplitMix64: a small deterministic generator, so a failing seed can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static var scenarios: [Scenario] {
+        Scenarios.all.isEmpty
+            ? [
+                FakeScenario.make(number: 1, id: "one"), ProbeScenario.scenario(number: 2),
+                FakeScenario.make(number: 3, id: "three"),
+            ]
+            : Scenarios.all
+    }
+
+    static func keys(count: Int, seed: UInt64, allowModeSwitch: Bool) -> [KeyStep] {
+        var rng = SplitMix(state: seed)
+        var pool: [KeyStep] = [
+            "1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
+            "Tab", "Space", "Left", "Right", "PageDown", "Home", "x", "0", "Backspace", "F1",
+        ].map { .key(Key(name: $0)!) }
+        pool += [.wait(.milliseconds(0)), .wait(.milliseconds(50)), .wait(.milliseconds(350))]
+        if allowModeSwitch { pool.append(.key(.character("m"))) }
+        return (0..<count).map { _ in pool.randomElement(using: &rng)! }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func boundModeNeverCrashesAndLeavesNothing(seed: UInt64) async {
+        let lab = HeadlessLab(scenarios: Self.scenarios)
+        await lab.run(Self.keys(count: 1000, seed: seed, allowModeSwitch: false))
+        #expect(!lab.hasQuit)
+        await lab.press(.character("q"))
+        #expect(lab.dump().counters == zeroCounters, "seed \(seed)")
+        #expect(lab.dump().leaks.isEmpty, "seed \(seed)")
+    }
+
+    @Test func bothModesNeverCrash() async {
+        for (seed, size) in [
+            (UInt64(7), Size(width: 120, height: 40)), (8, Size(width: 80, height: 24)),
+            (9, Size(width: 30, height: 6)),
+        ] {
+            let lab = HeadlessLab(size: size, scenarios: Self.scenarios)
+            await lab.run(Self.keys(count: 700, seed: seed, allowModeSwitch: true))
+            await lab.press(.character("q"))
+            #expect(lab.hasQuit)
+            #expect(lab.dump().stack.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Lab
+import TerminalUI
+import Testing
+import Tether
+
+/// What every scenario must hold (the "What the tests must hold"): run against the
+/// real scenarios (``Scenarios/all``) and against test doubles until they land.
+@MainActor
+@Suite struct ScenarioContractTests {
+    nonisolated static let fakes: [Scenario] = [FakeScenario.make(), ProbeScenario.scenario()]
+
+    @Test(
+        "bound: present, rotate, dismiss, grace, rotate → back to the home baseline", arguments: Scenarios.all
+    )
+    func boundReturnsToBaseline(_ scenario: Scenario) async throws {
+        try await checkBound(scenario, all: Scenarios.all)
+    }
+
+    @Test("bound, with the test doubles", arguments: fakes)
+    func boundReturnsToBaselineFakes(_ scenario: Scenario) async throws {
+        try await checkBound(scenario, all: [scenario])
+    }
+
+    @Test("leaky: the same keys leave a leak with its call site", arguments: Scenarios.all)
+    func leakyLeaves(_ scenario: Scenario) async throws {
+        try await checkLeaky(scenario, all: Scenarios.all)
+    }
+
+    @Test("leaky, with the test doubles", arguments: fakes)
+    func leakyLeavesFakes(_ scenario: Scenario) async throws {
+        let lab = try await checkLeaky(scenario, all: [scenario])
+        if scenario.id == "fake" {
+            #expect(lab.dump().counters.zombies >= 2, "values kept flowing to the dead sheet")
+        }
+    }
+
+    @Test("many cycles come back to the baseline", arguments: Scenarios.all)
+    func manyCycles(_ scenario: Scenario) async throws {
+        try await checkCycles(scenario, all: Scenarios.all)
+    }
+
+    @Test("many cycles, with the test doubles", arguments: fakes)
+    func manyCyclesFakes(_ scenario: Scenario) async throws {
+        try await checkCycles(scenario, all: [scenario])
+    }
+
+    @Test("after q in bound mode every counter is 0", arguments: Scenarios.all)
+    func quitZeroes(_ scenario: Scenario) async throws {
+        try await checkQuit(scenario, all: Scenarios.all)
+    }
+
+    @Test("after q, with the test doubles", arguments: fakes)
+    func quitZeroesFakes(_ scenario: Scenario) async throws {
+        try await checkQuit(scenario, all: [scenario])
+    }
+
+    // MARK: Checks
+
+    func checkBound(_ scenario: Scenario, all: [Scenario]) async throws {
+        let lab = HeadlessLab(scenarios: all)
+        let baseline = lab.dump().counters
+        await lab.run(try KeyScript.parse("\(scenario.number) r r r"))
+        #expect(lab.dump().stack == ["home", scenario.id])
+        #expect(lab.dump().counters.viewModels > baseline.viewModels, "the sheet's view model is counted")
+        await lab.run(try KeyScript.parse("Esc wait:400 r"))
+        let end = lab.dump()
+        #expect(end.stack == ["home"])
+        #expect(end.counters == baseline)
+        #expect(end.leaks.isEmpty)
+        #expect(end.counters.zombies == 0)
+    }
+
+    @discardableResult
+    func checkLeaky(_ scenario: Scenario, all: [Scenario]) async throws -> HeadlessLab {
+        let lab = HeadlessLab(scenarios: all)
+        await lab.run(try KeyScript.parse("m \(scenario.number) r r r Esc wait:400 r r"))
+        let end = lab.dump()
+        #expect(end.mode == "leaky")
+        #expect(end.counters.leaks >= 1)
+        #expect(!end.leaks.isEmpty)
+        for leak in end.leaks {
+            #expect(leak.site.wholeMatch(of: /[A-Za-z0-9_+\-]+\.swift:[0-9]+/) != nil, "site \(leak.site)")
+            #expect(!leak.owner.isEmpty)
+        }
+        return lab
+    }
+
+    func checkCycles(_ scenario: Scenario, all: [Scenario]) async throws {
+        let lab = HeadlessLab(scenarios: all)
+        let baseline = lab.dump().counters
+        let cycle = "\(scenario.number) r r Esc wait:400 "
+        await lab.run(try KeyScript.parse(String(repeating: cycle, count: 25) + "r"))
+        #expect(lab.dump().counters == baseline)
+        #expect(lab.dump().leaks.isEmpty)
+    }
+
+    func checkQuit(_ scenario: Scenario, all: [Scenario]) async throws {
+        let lab = HeadlessLab(scenarios: all)
+        await lab.run(try KeyScript.parse("\(scenario.number) r r q"))
+        let end = lab.dump()
+        #expect(lab.hasQuit)
+        #expect(end.stack == [])
+        #expect(end.counters == zeroCounters)
+        #expect(end.leaks.isEmpty)
+    }
+}
+
+extension Scenario: CustomTestStringConvertible {
+    public var testDescription: String { "\(number) \(id)" }
+}

@@ -1,0 +1,90 @@
+import Lab
+import TerminalUI
+
+@testable import Tether
+
+/// A scenario for testing the shell before the real ones land. Bound: a subscription and a
+/// task that ticks on the lab's clock, both in the view model's lifetime (a child of the
+/// sheet's). Leaky: a subscription kept alive by a cycle through the view model, attributed
+/// to it in the ledger, so it is named in the leak and its values after dismissal are zombies.
+enum FakeScenario {
+    static func make(number: Int = 1, id: String = "fake") -> Scenario {
+        Scenario(
+            id: id, number: number, title: "Fake \(number)", summary: "a test double", seed: "tests",
+            make: { mode, environment in FakeScreen(id: id, mode: mode, environment: environment) })
+    }
+}
+
+@MainActor
+final class FakeViewModel {
+    let lifetime: Lifetime
+    var values = 0
+    var ticks = 0
+    private var cancellables = Set<AnyCancellable>()
+
+    init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
+        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime.track(self)
+        switch mode {
+        case .bound:
+            environment.device.orientationPublisher.sink { [weak self] _ in self?.values += 1 }.store(
+                in: lifetime)
+            let clock = environment.clock
+            let task = Task { [weak self] in
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: .milliseconds(50)) } catch { return }
+                    self?.ticks += 1
+                }
+            }
+            lifetime.bind(.call { task.cancel() }, kind: .task, site: CallSite())
+        case .leaky:
+            let entry = environment.ledger.open(
+                .subscription, owner: lifetime.ownerRecord, site: CallSite(), bound: false)
+            environment.device.orientationPublisher
+                .sink { _ in
+                    self.values += 1
+                    entry?.delivered()
+                }
+                .store(in: &cancellables)
+        }
+    }
+}
+
+@MainActor
+final class FakeScreen: Screen {
+    let lifecycle: Lifecycle
+    let id: String
+    let title = "Fake"
+    let model: FakeViewModel
+
+    init(id: String, mode: Mode, environment: LabEnvironment) {
+        self.id = id
+        lifecycle = Lifecycle(ledger: environment.ledger)
+        model = FakeViewModel(mode: mode, environment: environment, parent: lifecycle.lifetime)
+    }
+
+    var presentation: Presentation { .sheet(widthPercent: 60, heightPercent: 50) }
+
+    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
+        Block(title: " Fake sheet ", theme: theme).render(into: &buffer, area: area)
+        buffer.setString("values \(model.values) ticks \(model.ticks)", x: area.x + 2, y: area.y + 1)
+    }
+
+    func handle(_ key: Key, context: ScreenContext) -> Bool { false }
+}
+
+/// Runs a key script on a fresh headless lab.
+@MainActor
+func runLab(
+    _ keys: String, scenarios: [Scenario] = [FakeScenario.make()], size: Size = Size(width: 120, height: 40)
+)
+    async throws -> HeadlessLab
+{
+    let lab = HeadlessLab(size: size, scenarios: scenarios)
+    await lab.run(try KeyScript.parse(keys))
+    return lab
+}
+
+/// Every counter zero.
+let zeroCounters = LabDump.Counters(
+    viewModels: 0, subscriptions: 0, tasks: 0, observers: 0, leaks: 0, zombies: 0)
