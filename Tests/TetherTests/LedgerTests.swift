@@ -118,32 +118,39 @@ private final class ChildModel {
         #expect(snapshot.events.filter { $0.kind == .zombie }.count == 2)
     }
 
-    @Test func aliveUnboundEntryNamesTheLeakButAnOrphanIsNoLeak() throws {
+    @Test func aliveOwnerIsNamedByTheEntryThatOutlivedItsEnd() throws {
         let fixture = LedgerFixture()
-        // The owner is kept alive by something outside; its attributed entry names the leak.
+        // Kept alive by something outside; its attributed (unstored) entry names the leak.
         let kept = fixture.run { Model() }
         let site = CallSite()
-        let attributed = fixture.ledger.open(
-            .task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
+        let attributed = fixture.ledger.open(.task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
         kept.bag.dispose()
-        // This owner is gone, but its attributed entry runs on: an orphan, not a leak.
-        var orphanEntry: LedgerEntry?
-        fixture.run {
-            let gone = Model()
-            orphanEntry = fixture.ledger.open(
-                .task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
-        }
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
-        #expect(snapshot.leaks.count == 1)
-        let leak = try #require(snapshot.leaks.first)
+        let leak = try #require(fixture.ledger.snapshot().leaks.first)
         #expect(leak.owner.typeName == "Model")
         #expect(leak.kind == .task)
         #expect(leak.site == site)
-        #expect(snapshot.counters.tasks == 2)
         attributed?.end()
-        orphanEntry?.end()
-        #expect(fixture.ledger.counters.tasks == 0)
+    }
+
+    @Test func entryOutlivingItsReleasedOwnerIsALeakUntilItEnds() throws {
+        let fixture = LedgerFixture()
+        // The owner is gone, but a task attributed to it (never stored) runs on.
+        var orphan: LedgerEntry?
+        let site = CallSite()
+        fixture.run {
+            let gone = Model()
+            orphan = fixture.ledger.open(.task, owner: gone.bag.lifetime.ownerRecord, site: site, bound: false)
+        }
+        fixture.passGracePeriod()
+        var snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.map(\.site) == [site])
+        #expect(snapshot.counters.owners == 0)
+        orphan?.end()
+        snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters.leaks == 0)
+        #expect(snapshot.counters.tasks == 0)
+        #expect(snapshot.events.last?.kind == .releasedLate)
     }
 
     @Test func boundEntryOutlivingItsReleasedOwnerIsALeak() throws {

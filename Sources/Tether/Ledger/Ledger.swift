@@ -169,26 +169,21 @@ public final class Ledger: Sendable {
                 slot.verdictPending = false
                 // The owner is alive for as long as the lifetime it holds is: its deinit is the
                 // owner's release (`ownerReleased`).
-                if slot.released && slot.liveBound == 0 {
+                if slot.released && slot.live == 0 {
                     state.owners[key] = nil
                     continue
                 }
-                // A leak: only now is it worth looking through the entries.
+                // A leak: the owner object, or something it owned — bound to its lifetime or
+                // only attributed to it, like a task that was never stored — outlived its end.
+                // Only now is it worth looking through the entries.
                 let survivors = state.entries.values
-                    .filter { $0.owner === slot.record && $0.bound }
+                    .filter { $0.owner === slot.record }
                     .sorted { $0.key < $1.key }
-                // Attributed entries (not held by the lifetime) keep an object alive only through
-                // the object; they name the leak but do not make one by themselves.
-                let named =
-                    survivors.first
-                    ?? state.entries.values.filter { $0.owner === slot.record }.min { $0.key < $1.key }
+                // Named by what kept it: a binding its lifetime could not end, else the oldest.
+                let named = survivors.first { $0.bound } ?? survivors.first
                 slot.leak = LedgerSnapshot.Leak(
                     owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
-                    endedAt: slot.endedAt ?? now,
-                    survivors: state.entries.values.filter { $0.owner === slot.record }.sorted {
-                        $0.key < $1.key
-                    }
-                    .map(\.site))
+                    endedAt: slot.endedAt ?? now, survivors: survivors.map(\.site))
                 state.owners[key] = slot
                 leaked.append(key)
             }
@@ -268,6 +263,12 @@ public final class Ledger: Sendable {
                     time: now, kind: reason == .cancelled ? .cancelled : .ended, owner: entry.owner?.id,
                     entryKind: entry.kind, site: entry.site),
                 capacity: eventCapacity)
+            if let owner = entry.owner, let slot = state.owners[owner.key], slot.leak != nil, slot.released,
+                slot.live == 0
+            {
+                // The last survivor of a released owner is gone: the leak resolved itself.
+                state.resolveLeak(of: slot.record, at: now, capacity: eventCapacity)
+            }
         }
         changed()
     }
@@ -311,13 +312,10 @@ public final class Ledger: Sendable {
             state.log(
                 LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site),
                 capacity: eventCapacity)
+            state.owners[record.key] = slot
             if slot.leak != nil {
-                state.counters.leaks -= 1
-                state.leakOrder.removeAll { $0 == record.key }
-                state.log(
-                    LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
-                    capacity: eventCapacity)
-                state.owners[record.key] = nil
+                // Released late — unless something it owned still runs, which keeps the leak.
+                if slot.live == 0 { state.resolveLeak(of: record, at: now, capacity: eventCapacity) }
             } else if slot.endedAt != nil && !slot.verdictPending {
                 state.owners[record.key] = nil
             } else {
@@ -400,6 +398,14 @@ private struct State {
     mutating func takeKey() -> UInt64 {
         defer { nextKey += 1 }
         return nextKey
+    }
+
+    /// Ends a leak whose owner and survivors are all gone: "released late".
+    mutating func resolveLeak(of record: OwnerRecord, at now: Duration, capacity: Int) {
+        counters.leaks -= 1
+        leakOrder.removeAll { $0 == record.key }
+        log(LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site), capacity: capacity)
+        owners[record.key] = nil
     }
 
     mutating func log(_ event: LedgerEvent, capacity: Int) {

@@ -86,7 +86,7 @@ extension Task where Success == Void, Failure == Never {
     public static func tracked(
         by lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID,
         line: UInt = #line,
-        operation: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         let entry = lifetime.ledger.open(
             .task, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
@@ -101,7 +101,7 @@ extension Task where Success == Void, Failure == Never {
     @discardableResult
     public static func tracked(
         by bag: DisposeBag, priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        operation: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         tracked(by: bag.lifetime, priority: priority, fileID: fileID, line: line, operation: operation)
     }
@@ -125,7 +125,7 @@ extension Lifetime {
     @discardableResult
     public func task(
         priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        operation: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         let entry = ledger.open(
             .task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
@@ -149,7 +149,7 @@ extension DisposeBag {
     @discardableResult
     public func task(
         priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        operation: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         lifetime.task(priority: priority, fileID: fileID, line: line, operation: operation)
     }
