@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -54,6 +55,9 @@ static inline int cncurses_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
 static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cncurses_ok(void) { return OK; }
 static inline int cncurses_err(void) { return ERR; }
+
+/// 1 when the calling OS thread is the process's main thread (its thread id is the pid).
+static inline int cncurses_is_main_thread(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }
 
 // MARK: - Attributes and colors
 

@@ -19,13 +19,30 @@ private func demoPath() -> String {
 
 private let leaveAlternateScreen = "\u{1B}[?1049l"
 
-private func startDemo(environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14))
-    throws
-    -> PseudoTerminal
-{
+private func startDemo(
+    environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14),
+    controllingTerminal: Bool = true
+) throws -> PseudoTerminal {
     var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
     env.merge(extra) { $1 }
-    return try PseudoTerminal(executable: demoPath(), environment: env, size: size)
+    return try PseudoTerminal(
+        executable: demoPath(), environment: env, size: size, controllingTerminal: controllingTerminal)
+}
+
+/// Resizes (which repaints every cell) and returns the "background: N" count of that repaint.
+private func repaintedBackgroundCount(_ pty: PseudoTerminal, size: Size) -> Int? {
+    let mark = pty.output.count
+    pty.resize(to: size)
+    var count: Int?
+    _ = pty.waitUntil { _ in
+        let text = pty.outputText(since: mark)
+        guard let r = text.range(of: "background: ") else { return false }
+        let digits = text[r.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.endIndex < text.endIndex else { return false }
+        count = Int(digits)
+        return true
+    }
+    return count
 }
 
 /// SGR parameters that set a color (30–49, 90–107) in `output`.
@@ -158,5 +175,42 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(lines.count == 1)
         #expect(pty.outputText.contains("--headless"))
         #expect(pty2.waitFor("code=2"))
+    }
+
+    @Test func ncursesStaysOnTheMainThreadThroughKeysResizesAndBackgroundRedraws() throws {
+        // Debug builds trap when ncurses is called off the main OS thread, so a clean exit
+        // after all this proves it stayed there.
+        let pty = try startDemo()
+        #expect(pty.waitFor("background: 0"))
+        pty.send("+")
+        pty.send(.enter)
+        #expect(pty.waitFor("A sheet over count 1"))
+        pty.send(.escape)
+        let sizes = [Size(width: 50, height: 12), Size(width: 60, height: 14)]
+        var resizes = 0
+        for n in 1...3 {
+            // The count changes on a background task; only its requestRedraw() shows it.
+            // Each resize (to the other size) repaints everything; resize until it shows n.
+            pty.send("b")
+            var shown: Int?
+            for _ in 0..<200 where shown != n {
+                shown = repaintedBackgroundCount(pty, size: sizes[resizes % 2])
+                resizes += 1
+                if shown == nil { break }
+            }
+            #expect(shown == n)
+        }
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.isCooked)
+    }
+
+    @Test func theThreadCheckCatchesNcursesOffTheMainThread() throws {
+        // The negative control: parked in dispatchMain(), worker threads drain the main queue.
+        let pty = try startDemo(environment: ["TUI_DEMO_PARK": "dispatch", "SWIFT_BACKTRACE": "enable=no"])
+        let end = pty.waitForExit()
+        #expect(end == .signaled(SIGILL) || end == .signaled(SIGTRAP))
+        #expect(pty.outputText.contains("called off the main OS thread"))
+        #expect(pty.isCooked)
     }
 }
