@@ -213,4 +213,15 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(pty.outputText.contains("called off the main OS thread"))
         #expect(pty.isCooked)
     }
+
+    @Test func aHangUpWithoutSIGHUPQuitsPromptlyWith129() throws {
+        // Not the controlling terminal, so closing the master sends no SIGHUP: the input just
+        // ends. Before the fix the read source fired forever and the process never exited.
+        let pty = try startDemo(controllingTerminal: false)
+        #expect(pty.waitFor("last sheet result: none"))
+        let start = ContinuousClock.now
+        pty.hangUp()
+        #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
 }

@@ -248,8 +248,11 @@ public final class Application {
 
     /// Runs interactively until `quit`, a signal (SIGINT, SIGTERM, SIGHUP) or the end of input;
     /// restores the terminal and returns the exit code. After a signal it re-raises it
-    /// instead of returning. The backend must be interactive (`NcursesBackend`), and the main
-    /// actor's jobs must run on the main OS thread: prefer `runMain()`.
+    /// instead of returning. When the terminal goes away without a SIGHUP (its input reaches
+    /// end-of-file or hangs up), it returns 129, the code a shell gives a process ended by
+    /// SIGHUP, so scripts can tell it from `quit`. The backend must be interactive
+    /// (`NcursesBackend`), and the main actor's jobs must run on the main OS thread:
+    /// prefer `runMain()`.
     public func run() async -> Int32 {
         guard let backend = backend as? any InteractiveBackend else {
             preconditionFailure(
@@ -300,6 +303,11 @@ public final class Application {
             exitSignal = signal
             quit(code: 128 + signal)
         }
+    }
+
+    /// The terminal's input ended (end-of-file or hang-up) without a signal: quit as SIGHUP would.
+    func inputEnded() {
+        quit(code: 128 + SIGHUP)
     }
 
     func drawFrameIfNeeded() {
