@@ -18,12 +18,17 @@ private func demoPath() -> String {
 }
 
 private let leaveAlternateScreen = "\u{1B}[?1049l"
+private let showCursor = "\u{1B}[?25h"
 
 private func startDemo(
     environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14),
     controllingTerminal: Bool = true
 ) throws -> PseudoTerminal {
-    var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+    // The Swift runtime's backtracer waits 30 s for a key after a crash on a terminal; never here.
+    var env = [
+        "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+        "SWIFT_BACKTRACE": "interactive=no",
+    ]
     env.merge(extra) { $1 }
     return try PseudoTerminal(
         executable: demoPath(), environment: env, size: size, controllingTerminal: controllingTerminal)
@@ -43,6 +48,14 @@ private func repaintedBackgroundCount(_ pty: PseudoTerminal, size: Size) -> Int?
         return true
     }
     return count
+}
+
+/// Whether the crashing tests' children may dump core (they must not litter the package).
+private func disableCoreDumps() {
+    var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+    getrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+    limit.rlim_cur = 0
+    setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
 }
 
 /// SGR parameters that set a color (30–49, 90–107) in `output`.
@@ -207,6 +220,7 @@ private func colorParameters(in output: String) -> [Int] {
 
     @Test func theThreadCheckCatchesNcursesOffTheMainThread() throws {
         // The negative control: parked in dispatchMain(), worker threads drain the main queue.
+        disableCoreDumps()
         let pty = try startDemo(environment: ["TUI_DEMO_PARK": "dispatch", "SWIFT_BACKTRACE": "enable=no"])
         let end = pty.waitForExit()
         #expect(end == .signaled(SIGILL) || end == .signaled(SIGTRAP))
@@ -223,5 +237,28 @@ private func colorParameters(in output: String) -> [Int] {
         pty.hangUp()
         #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))
         #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test(arguments: [(SIGSEGV, true), (SIGABRT, true), (SIGSEGV, false), (SIGABRT, false)])
+    func aCrashRestoresTheTerminalAndStillDiesByTheSignal(signal: Int32, backtrace: Bool) throws {
+        disableCoreDumps()
+        let pty = try startDemo(environment: [
+            "SWIFT_BACKTRACE": backtrace ? "enable=yes,interactive=no" : "enable=no"
+        ])
+        #expect(pty.waitFor("last sheet result: none"))
+        #expect(!pty.isCooked)
+        let mark = pty.output.count
+        pty.signal(signal)
+        #expect(pty.waitForExit() == .signaled(signal))
+        let after = pty.outputText(since: mark)
+        #expect(after.contains(leaveAlternateScreen))
+        #expect(after.contains(showCursor))
+        #expect(pty.isCooked)
+        if backtrace {
+            // The runtime's crash report still runs, after the restore, on the normal screen.
+            let restored = try #require(after.range(of: leaveAlternateScreen))
+            let report = try #require(after.range(of: "Program crashed"))
+            #expect(restored.upperBound <= report.lowerBound)
+        }
     }
 }
