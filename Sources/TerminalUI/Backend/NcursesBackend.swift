@@ -7,7 +7,8 @@ import Glibc
 /// state and installs the crash handlers (SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS) that
 /// restore it, then hand the crash to the handler they replaced (the Swift runtime's
 /// backtracer) and end the process by the signal; and it routes SIGINT, SIGTERM, SIGHUP and
-/// SIGWINCH to a self-pipe that the run loop watches. `shutdown()` restores the terminal (idempotent; `Application.run` calls it).
+/// SIGWINCH to a self-pipe that the run loop watches. `shutdown()` restores the terminal
+/// (idempotent; `Application.run` calls it).
 /// At most one instance at a time. Main-actor isolated, and every ncurses call must also be
 /// on the main OS thread (ncurses is not thread-safe and keeps per-thread state): park the
 /// main thread with `Application.runMain()`, not `dispatchMain()`, which lets worker threads
