@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -54,6 +55,9 @@ static inline int cncurses_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
 static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cncurses_ok(void) { return OK; }
 static inline int cncurses_err(void) { return ERR; }
+
+/// 1 when the calling OS thread is the process's main thread (its thread id is the pid).
+static inline int cncurses_is_main_thread(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }
 
 // MARK: - Attributes and colors
 
@@ -135,6 +139,8 @@ struct cncurses_restore_state {
     volatile sig_atomic_t has_termios;
     volatile sig_atomic_t tty_fd;
     volatile sig_atomic_t pipe_write;
+    /// The actions the crash handler replaced (indexed by signal number), to chain to them.
+    struct sigaction previous[32];
 };
 
 /// The one copy of the restore state (a function-local static, so the header can be
@@ -143,7 +149,6 @@ static inline struct cncurses_restore_state *cncurses_state(void) {
     static struct cncurses_restore_state state = {.length = 0, .has_termios = 0, .tty_fd = -1, .pipe_write = -1};
     return &state;
 }
-
 /// Saves the terminal's current attributes and the bytes that undo full-screen mode.
 static inline void cncurses_prepare_restore(int fd, const char *sequence) {
     size_t n = strlen(sequence);
@@ -178,22 +183,37 @@ static inline void cncurses_restore_terminal(void) {
 /// Forgets the prepared restore (after a normal endwin).
 static inline void cncurses_disarm_restore(void) { cncurses_state()->tty_fd = -1; }
 
-static void cncurses_crash_handler(int signo) {
+/// Restores the terminal, then calls the handler it replaced (the Swift runtime's backtracer,
+/// if any) so the crash is still reported, then ends the process by `signo` with the default
+/// action (a core dump). A chained handler that returns cannot keep the process alive: a
+/// fault the kernel raised (si_code > 0) recurs when this handler returns, and a signal sent
+/// by a process (kill, abort) is raised again. Async-signal-safe as far as the chained handler is.
+static void cncurses_crash_handler(int signo, siginfo_t *info, void *context) {
     int saved = errno;
     cncurses_restore_terminal();
+    struct sigaction previous = cncurses_state()->previous[signo & 31];
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     sigaction(signo, &dfl, NULL);
+    if (previous.sa_flags & SA_SIGINFO) {
+        if ((void *)previous.sa_sigaction != (void *)SIG_DFL && (void *)previous.sa_sigaction != (void *)SIG_IGN)
+            previous.sa_sigaction(signo, info, context);
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+        previous.sa_handler(signo);
+    }
+    // The chained handler may have installed its own action again; the default ends the process.
+    sigaction(signo, &dfl, NULL);
     errno = saved;
-    raise(signo);
+    if (info == NULL || info->si_code <= 0) raise(signo);
 }
 
 /// Installs the crash handler for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS (on an
-/// alternate stack, so a stack overflow can still restore the terminal).
+/// alternate stack, so a stack overflow can still restore the terminal), remembering the
+/// actions it replaces to chain to them.
 static inline void cncurses_install_crash_handlers(void) {
-    static char altstack[64 * 1024];
+    static char altstack[256 * 1024];
     stack_t ss;
     memset(&ss, 0, sizeof ss);
     ss.ss_sp = altstack;
@@ -201,11 +221,18 @@ static inline void cncurses_install_crash_handlers(void) {
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = cncurses_crash_handler;
+    sa.sa_sigaction = cncurses_crash_handler;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     int signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS};
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &sa, NULL);
+    struct cncurses_restore_state *st = cncurses_state();
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction previous;
+        if (sigaction(signals[i], &sa, &previous) != 0) continue;
+        // Installing twice must not chain to ourselves.
+        if ((previous.sa_flags & SA_SIGINFO) && previous.sa_sigaction == cncurses_crash_handler) continue;
+        st->previous[signals[i]] = previous;
+    }
 }
 
 static void cncurses_pipe_handler(int signo) {

@@ -1,9 +1,20 @@
 // A tiny app that exercises TerminalUI's run loop, for trying it by hand and for the
 // end-to-end tests: a counter in a bordered block, Enter presents a sheet, Esc dismisses
-// it, q quits. `--headless --keys "Enter Esc"` drives it without a terminal and prints the screen.
+// it, b bumps a counter from a background task (which asks for a redraw from off the main
+// actor), q quits. `--headless --keys "Enter Esc"` drives it without a terminal and prints
+// the screen. `TUI_DEMO_PARK=dispatch` parks the main thread in `dispatchMain()` instead of
+// `runMain()`: a negative control for the tests (ncurses then runs on worker threads, which
+// the backend's debug check catches).
+import Dispatch
 import Glibc
+import Synchronization
 import TerminalUI
 import Tether
+
+/// Bumped by background tasks; read when the home screen renders. Atomic, so Sendable.
+final class BackgroundTicks: Sendable {
+    let count = Atomic<Int>(0)
+}
 
 @MainActor
 final class CounterScreen: Screen {
@@ -12,6 +23,7 @@ final class CounterScreen: Screen {
     let title = "Counter"
     var count = 0
     var lastResult = "none"
+    let ticks = BackgroundTicks()
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let block = Block(title: "Counter", theme: theme)
@@ -20,6 +32,7 @@ final class CounterScreen: Screen {
             Line([Span("count: "), Span("\(count)", style: theme.accent)]),
             Line("last sheet result: \(lastResult)"),
             Line("wide: 中文 😀"),
+            Line("background: \(ticks.count.load(ordering: .relaxed))"),
         ]
         Paragraph(text, style: theme.text).render(into: &buffer, area: block.inner(area))
     }
@@ -30,6 +43,14 @@ final class CounterScreen: Screen {
             count += 1
         case .character("-"), .down:
             count -= 1
+        case .character("b"):
+            // Bump off the main actor; only `requestRedraw()` brings the change to the screen.
+            let app = context.application
+            let ticks = ticks
+            Task.detached {
+                ticks.count.add(1, ordering: .relaxed)
+                app.requestRedraw()
+            }
         case .enter:
             context.present(SheetScreen(count: count)) { [weak self] result in
                 self?.lastResult = (result as? String) ?? "nil"
@@ -108,7 +129,12 @@ if let message = Terminal.requireTTY(program: "tui-demo") {
 do {
     let backend = try NcursesBackend(options: .init(colors: !theme.isMonochrome))
     if !backend.isUnicode { theme = theme.ascii }
-    makeApp(backend: backend, theme: theme).runMain()
+    let app = makeApp(backend: backend, theme: theme)
+    if environment["TUI_DEMO_PARK"] == "dispatch" {
+        Task { @MainActor in exit(await app.run()) }
+        dispatchMain()
+    }
+    app.runMain()
 } catch {
     Terminal.printError("tui-demo: \(error)")
     exit(1)

@@ -18,14 +18,44 @@ private func demoPath() -> String {
 }
 
 private let leaveAlternateScreen = "\u{1B}[?1049l"
+private let showCursor = "\u{1B}[?25h"
 
-private func startDemo(environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14))
-    throws
-    -> PseudoTerminal
-{
-    var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+private func startDemo(
+    environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14),
+    controllingTerminal: Bool = true
+) throws -> PseudoTerminal {
+    // The Swift runtime's backtracer waits 30 s for a key after a crash on a terminal; never here.
+    var env = [
+        "TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+        "SWIFT_BACKTRACE": "interactive=no",
+    ]
     env.merge(extra) { $1 }
-    return try PseudoTerminal(executable: demoPath(), environment: env, size: size)
+    return try PseudoTerminal(
+        executable: demoPath(), environment: env, size: size, controllingTerminal: controllingTerminal)
+}
+
+/// Resizes (which repaints every cell) and returns the "background: N" count of that repaint.
+private func repaintedBackgroundCount(_ pty: PseudoTerminal, size: Size) -> Int? {
+    let mark = pty.output.count
+    pty.resize(to: size)
+    var count: Int?
+    _ = pty.waitUntil { _ in
+        let text = pty.outputText(since: mark)
+        guard let r = text.range(of: "background: ") else { return false }
+        let digits = text[r.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.endIndex < text.endIndex else { return false }
+        count = Int(digits)
+        return true
+    }
+    return count
+}
+
+/// Whether the crashing tests' children may dump core (they must not litter the package).
+private func disableCoreDumps() {
+    var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+    getrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+    limit.rlim_cur = 0
+    setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
 }
 
 /// SGR parameters that set a color (30–49, 90–107) in `output`.
@@ -158,5 +188,77 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(lines.count == 1)
         #expect(pty.outputText.contains("--headless"))
         #expect(pty2.waitFor("code=2"))
+    }
+
+    @Test func ncursesStaysOnTheMainThreadThroughKeysResizesAndBackgroundRedraws() throws {
+        // Debug builds trap when ncurses is called off the main OS thread, so a clean exit
+        // after all this proves it stayed there.
+        let pty = try startDemo()
+        #expect(pty.waitFor("background: 0"))
+        pty.send("+")
+        pty.send(.enter)
+        #expect(pty.waitFor("A sheet over count 1"))
+        pty.send(.escape)
+        let sizes = [Size(width: 50, height: 12), Size(width: 60, height: 14)]
+        var resizes = 0
+        for n in 1...3 {
+            // The count changes on a background task; only its requestRedraw() shows it.
+            // Each resize (to the other size) repaints everything; resize until it shows n.
+            pty.send("b")
+            var shown: Int?
+            for _ in 0..<200 where shown != n {
+                shown = repaintedBackgroundCount(pty, size: sizes[resizes % 2])
+                resizes += 1
+                if shown == nil { break }
+            }
+            #expect(shown == n)
+        }
+        pty.send("q")
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.isCooked)
+    }
+
+    @Test func theThreadCheckCatchesNcursesOffTheMainThread() throws {
+        // The negative control: parked in dispatchMain(), worker threads drain the main queue.
+        disableCoreDumps()
+        let pty = try startDemo(environment: ["TUI_DEMO_PARK": "dispatch", "SWIFT_BACKTRACE": "enable=no"])
+        let end = pty.waitForExit()
+        #expect(end == .signaled(SIGILL) || end == .signaled(SIGTRAP))
+        #expect(pty.outputText.contains("called off the main OS thread"))
+        #expect(pty.isCooked)
+    }
+
+    @Test func aHangUpWithoutSIGHUPQuitsPromptlyWith129() throws {
+        // Not the controlling terminal, so closing the master sends no SIGHUP: the input just
+        // ends. Before the fix the read source fired forever and the process never exited.
+        let pty = try startDemo(controllingTerminal: false)
+        #expect(pty.waitFor("last sheet result: none"))
+        let start = ContinuousClock.now
+        pty.hangUp()
+        #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test(arguments: [(SIGSEGV, true), (SIGABRT, true), (SIGSEGV, false), (SIGABRT, false)])
+    func aCrashRestoresTheTerminalAndStillDiesByTheSignal(signal: Int32, backtrace: Bool) throws {
+        disableCoreDumps()
+        let pty = try startDemo(environment: [
+            "SWIFT_BACKTRACE": backtrace ? "enable=yes,interactive=no" : "enable=no"
+        ])
+        #expect(pty.waitFor("last sheet result: none"))
+        #expect(!pty.isCooked)
+        let mark = pty.output.count
+        pty.signal(signal)
+        #expect(pty.waitForExit() == .signaled(signal))
+        let after = pty.outputText(since: mark)
+        #expect(after.contains(leaveAlternateScreen))
+        #expect(after.contains(showCursor))
+        #expect(pty.isCooked)
+        if backtrace {
+            // The runtime's crash report still runs, after the restore, on the normal screen.
+            let restored = try #require(after.range(of: leaveAlternateScreen))
+            let report = try #require(after.range(of: "Program crashed"))
+            #expect(restored.upperBound <= report.lowerBound)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 import Tether
@@ -247,7 +248,11 @@ public final class Application {
 
     /// Runs interactively until `quit`, a signal (SIGINT, SIGTERM, SIGHUP) or the end of input;
     /// restores the terminal and returns the exit code. After a signal it re-raises it
-    /// instead of returning. The backend must be interactive (`NcursesBackend`).
+    /// instead of returning. When the terminal goes away without a SIGHUP (its input reaches
+    /// end-of-file or hangs up), it returns 129, the code a shell gives a process ended by
+    /// SIGHUP, so scripts can tell it from `quit`. The backend must be interactive
+    /// (`NcursesBackend`), and the main actor's jobs must run on the main OS thread:
+    /// prefer `runMain()`.
     public func run() async -> Int32 {
         guard let backend = backend as? any InteractiveBackend else {
             preconditionFailure(
@@ -269,14 +274,21 @@ public final class Application {
         return code
     }
 
-    /// Runs interactively from synchronous top-level code: parks the main thread in
-    /// `dispatchMain()` and exits the process with the run's code.
+    /// Runs interactively from synchronous top-level code on the main thread and exits the
+    /// process with the run's code.
+    ///
+    /// Parks the main thread in the main run loop, which serves the main dispatch queue
+    /// (so the main actor) on this very thread and sleeps while nothing is due. Not
+    /// `dispatchMain()`: on Linux it ends the main thread and worker threads drain the main
+    /// queue, so ncurses calls would hop threads.
     public func runMain() -> Never {
+        precondition(Thread.isMainThread, "Application.runMain must be called on the main thread")
         Task { @MainActor in
             let code = await self.run()
             exit(code)
         }
-        dispatchMain()
+        // The main run loop always has the main queue as a source, so this never returns.
+        while true { RunLoop.main.run() }
     }
 
     // MARK: Run loop hooks
@@ -291,6 +303,11 @@ public final class Application {
             exitSignal = signal
             quit(code: 128 + signal)
         }
+    }
+
+    /// The terminal's input ended (end-of-file or hang-up) without a signal: quit as SIGHUP would.
+    func inputEnded() {
+        quit(code: 128 + SIGHUP)
     }
 
     func drawFrameIfNeeded() {

@@ -44,10 +44,21 @@ final class RunLoopDriver {
     }
 
     private func readInput() {
-        for event in backend.readEvents() {
+        let events = backend.readEvents()
+        for event in events {
             app.send(event)
             if stopped { return }
         }
+        // Readable but nothing to read: at end-of-file or after a hang-up the descriptor
+        // stays readable forever, so quit instead of being woken in a loop.
+        if events.isEmpty, Self.isHungUp(backend.inputFileDescriptor) { app.inputEnded() }
+    }
+
+    /// True when `fd` is hung up, in error or closed (poll says so without consuming input).
+    static func isHungUp(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, 0) >= 0 else { return errno != EINTR }
+        return p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     private func readSignals() {

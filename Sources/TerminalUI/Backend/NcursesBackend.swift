@@ -5,9 +5,14 @@ import Glibc
 ///
 /// The only user of `CNcurses`. Creating it enters full-screen mode: it saves the terminal
 /// state and installs the crash handlers (SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS) that
-/// restore it, and routes SIGINT, SIGTERM, SIGHUP and SIGWINCH to a self-pipe that the run
-/// loop watches. `shutdown()` restores the terminal (idempotent; `Application.run` calls it).
-/// At most one instance at a time; main-actor isolated, so every ncurses call is on the main thread.
+/// restore it, then hand the crash to the handler they replaced (the Swift runtime's
+/// backtracer) and end the process by the signal; and it routes SIGINT, SIGTERM, SIGHUP and
+/// SIGWINCH to a self-pipe that the run loop watches. `shutdown()` restores the terminal
+/// (idempotent; `Application.run` calls it).
+/// At most one instance at a time. Main-actor isolated, and every ncurses call must also be
+/// on the main OS thread (ncurses is not thread-safe and keeps per-thread state): park the
+/// main thread with `Application.runMain()`, not `dispatchMain()`, which lets worker threads
+/// drain the main queue on Linux. Debug builds check this on every call that reaches ncurses.
 @MainActor
 public final class NcursesBackend: InteractiveBackend {
     /// How the terminal is set up.
@@ -52,6 +57,7 @@ public final class NcursesBackend: InteractiveBackend {
     /// - Throws: `StartError` when standard input/output are not a terminal or ncurses fails.
     public init(options: Options = Options()) throws {
         guard Terminal.isInteractive else { throw StartError(description: "not a terminal") }
+        NcursesBackend.assertOnMainThread()
         self.options = options
         isUnicode = cncurses_setup_locale() != 0
         cncurses_prepare_restore(STDOUT_FILENO, NcursesBackend.resetSequence)
@@ -85,6 +91,7 @@ public final class NcursesBackend: InteractiveBackend {
     }
 
     public func draw(_ runs: [CellRun], from buffer: Buffer) {
+        NcursesBackend.assertOnMainThread()
         for run in runs {
             var segmentStart = run.x
             var segmentStyle: Style?
@@ -150,16 +157,19 @@ public final class NcursesBackend: InteractiveBackend {
     }
 
     public func flush() {
+        NcursesBackend.assertOnMainThread()
         _ = cncurses_wnoutrefresh()
         doupdate()
     }
 
     public func clear() {
+        NcursesBackend.assertOnMainThread()
         _ = cncurses_clearok(1)
         erase()
     }
 
     public func setCursor(_ position: Point?) {
+        NcursesBackend.assertOnMainThread()
         if let p = position {
             _ = cncurses_move(Int32(p.y), Int32(p.x))
             curs_set(1)
@@ -169,6 +179,7 @@ public final class NcursesBackend: InteractiveBackend {
     }
 
     public func readEvents() -> [Event] {
+        NcursesBackend.assertOnMainThread()
         var events: [Event] = []
         var ch: wint_t = 0
         while true {
@@ -240,6 +251,7 @@ public final class NcursesBackend: InteractiveBackend {
     }
 
     public func updateSize() -> Size {
+        NcursesBackend.assertOnMainThread()
         var rows: Int32 = 0
         var cols: Int32 = 0
         if cncurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
@@ -251,10 +263,18 @@ public final class NcursesBackend: InteractiveBackend {
 
     public func shutdown() {
         guard isOpen else { return }
+        NcursesBackend.assertOnMainThread()
         isOpen = false
         curs_set(1)
         endwin()
         cncurses_disarm_restore()
+    }
+
+    /// Traps in debug builds when called off the main OS thread (the main actor alone does
+    /// not guarantee it: on Linux, `dispatchMain()` ends the main thread and the main queue
+    /// is then drained by worker threads).
+    nonisolated static func assertOnMainThread(_ function: StaticString = #function) {
+        assert(cncurses_is_main_thread() != 0, "NcursesBackend.\(function) called off the main OS thread")
     }
 
     /// Restores the default action of `signal` and raises it (after `shutdown()`), so the

@@ -3,8 +3,9 @@ import Glibc
 /// Runs a program on a pseudo-terminal for end-to-end tests: send it keys, read what it
 /// drew, wait until a condition on the output holds, check how it exited.
 ///
-/// The program gets a new session with the terminal as its controlling tty, a window size
-/// and an environment. `waitUntil` polls the output until the condition holds or the
+/// The program gets a new session with the terminal as its controlling tty (or, with
+/// `controllingTerminal: false`, only a new process group, so a hang-up sends it no SIGHUP),
+/// a window size and an environment. `waitUntil` polls the output until the condition holds or the
 /// timeout (a failure bound, not a sleep) passes. Not `Sendable`: use it from one task.
 /// Killing the child (SIGKILL) and closing the terminal happen at deinit if the test did not.
 public final class PseudoTerminal {
@@ -25,16 +26,17 @@ public final class PseudoTerminal {
     }
 
     public let pid: pid_t
-    /// The master side of the terminal.
-    public let masterFD: Int32
+    /// The master side of the terminal; -1 after `hangUp()`.
+    public private(set) var masterFD: Int32
     /// Every byte the program wrote so far (as far as read).
     public private(set) var output: [UInt8] = []
     public private(set) var termination: Termination?
 
     /// Starts `executable` on a new pseudo-terminal of `size`.
-    public init(executable: String, arguments: [String] = [], environment: [String: String], size: Size)
-        throws
-    {
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String], size: Size,
+        controllingTerminal: Bool = true
+    ) throws {
         // /dev/ptmx with TIOCSPTLCK/TIOCGPTN is what posix_openpt, unlockpt and ptsname do on Linux.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0
@@ -55,13 +57,15 @@ public final class PseudoTerminal {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_addopen(
+            &actions, 0, slavePath, O_RDWR | (controllingTerminal ? 0 : O_NOCTTY), 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (0x80): a new session, so opening the slave makes it the controlling tty.
+        // POSIX_SPAWN_SETSID (0x80): a new session, so opening the slave makes it the controlling tty;
+        // or POSIX_SPAWN_SETPGROUP (0x02) with group 0: a process group of its own, no controlling tty.
         // POSIX_SPAWN_SETSIGDEF | SETSIGMASK (0x04 | 0x08): default signal handling in the child.
         var defaults = sigset_t()
         sigfillset(&defaults)
@@ -69,7 +73,8 @@ public final class PseudoTerminal {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(0x80 | 0x04 | 0x08))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16((controllingTerminal ? 0x80 : 0x02) | 0x04 | 0x08))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -93,7 +98,15 @@ public final class PseudoTerminal {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
+        if masterFD >= 0 { close(masterFD) }
+    }
+
+    /// Closes the master side, as a terminal emulator that goes away does: the program's
+    /// terminal hangs up (its reads return end-of-file or EIO). Output can no longer be read.
+    public func hangUp() {
+        guard masterFD >= 0 else { return }
         close(masterFD)
+        masterFD = -1
     }
 
     /// The output decoded as UTF-8 (escape sequences included).
@@ -167,6 +180,11 @@ public final class PseudoTerminal {
     /// Returns false once the program has exited and everything was read.
     @discardableResult
     public func pump(milliseconds: Int32 = 20) -> Bool {
+        if masterFD < 0 {
+            if termination == nil { reap(options: WNOHANG) }
+            if termination == nil { _ = poll(nil, 0, milliseconds) }
+            return termination == nil
+        }
         var p = pollfd(fd: masterFD, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, milliseconds)
         var readSomething = false
@@ -203,9 +221,10 @@ public final class PseudoTerminal {
     public func waitForExit(timeout: Duration = .seconds(15)) -> Termination? {
         let deadline = ContinuousClock.now + timeout
         while termination == nil, ContinuousClock.now < deadline { pump() }
-        while pump(milliseconds: 0), termination == nil {}
+        // Read what arrived before the exit (pump reports whether it read something).
+        while termination != nil, masterFD >= 0, pump(milliseconds: 0) {}
         // Drain what is left after exit.
-        while true {
+        while masterFD >= 0 {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { read(masterFD, $0.baseAddress, $0.count) }
             if n <= 0 { break }
