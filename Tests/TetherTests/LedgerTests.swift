@@ -123,7 +123,8 @@ private final class ChildModel {
         // Kept alive by something outside; its attributed (unstored) entry names the leak.
         let kept = fixture.run { Model() }
         let site = CallSite()
-        let attributed = fixture.ledger.open(.task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
+        let attributed = fixture.ledger.open(
+            .task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
         kept.bag.dispose()
         fixture.passGracePeriod()
         let leak = try #require(fixture.ledger.snapshot().leaks.first)
@@ -140,7 +141,8 @@ private final class ChildModel {
         let site = CallSite()
         fixture.run {
             let gone = Model()
-            orphan = fixture.ledger.open(.task, owner: gone.bag.lifetime.ownerRecord, site: site, bound: false)
+            orphan = fixture.ledger.open(
+                .task, owner: gone.bag.lifetime.ownerRecord, site: site, bound: false)
         }
         fixture.passGracePeriod()
         var snapshot = fixture.ledger.snapshot()

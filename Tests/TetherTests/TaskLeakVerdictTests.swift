@@ -100,7 +100,8 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
 @MainActor
 @Suite struct TaskLeakVerdictTests {
     /// Yields until `condition` holds; fails after a bounded number of yields instead of hanging.
-    private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async
+    {
         for _ in 0..<10_000 where !condition() { await Task.yield() }
         #expect(condition(), "condition did not hold", sourceLocation: sourceLocation)
     }

@@ -404,7 +404,9 @@ private struct State {
     mutating func resolveLeak(of record: OwnerRecord, at now: Duration, capacity: Int) {
         counters.leaks -= 1
         leakOrder.removeAll { $0 == record.key }
-        log(LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site), capacity: capacity)
+        log(
+            LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
+            capacity: capacity)
         owners[record.key] = nil
     }
 
