@@ -1,9 +1,21 @@
 // tether-lab: parses the command line, then runs the lab on the terminal, headless, or as a soak.
+//
+// The top level stays synchronous, on the main thread: an async top level would drain the main
+// queue with dispatch_main, which on Linux hands the main actor to worker threads — and every
+// ncurses call must stay on the main OS thread.
 import ArgumentParser
+import Foundation
 import Glibc
 import Lab
 import TerminalUI
 import Tether
+
+/// Runs `body` on the main actor, parking the main thread in its run loop until `body` exits
+/// the process with the code it returns.
+func runOnMainActor(_ body: @escaping @MainActor () async -> Int32) -> Never {
+    Task { @MainActor in exit(await body()) }
+    while true { RunLoop.main.run() }
+}
 
 /// Prints `tether-lab: <problem> (see --help)` on stderr and exits with code 2.
 func fail(_ problem: String) -> Never {
@@ -38,9 +50,11 @@ if let n = command.soak {
         Terminal.printError("tether-lab: no scenarios to soak yet")
         exit(2)
     }
-    let report = await Soak.run(cycles: n, scenarios: scenarios)
-    for line in report.lines { print(line) }
-    exit(report.passed ? 0 : 1)
+    runOnMainActor {
+        let report = await Soak.run(cycles: n, scenarios: scenarios)
+        for line in report.lines { print(line) }
+        return report.passed ? 0 : 1
+    }
 }
 
 if command.headless {
@@ -73,11 +87,13 @@ if command.headless {
     } catch {
         fail(error.description)
     }
-    let lab = HeadlessLab(
-        size: size, scenarios: scenarios, theme: Theme.fromEnvironment(environmentVariables))
-    await lab.run(steps)
-    print(output == "json" ? lab.json() : lab.screenText)
-    exit(0)
+    let theme = Theme.fromEnvironment(environmentVariables)
+    runOnMainActor { [steps, size] in
+        let lab = HeadlessLab(size: size, scenarios: scenarios, theme: theme)
+        await lab.run(steps)
+        print(output == "json" ? lab.json() : lab.screenText)
+        return 0
+    }
 }
 
 if command.size != nil || command.keys != nil || command.script != nil || command.dump != nil {
@@ -100,4 +116,4 @@ do {
 if !backend.isUnicode { theme = theme.ascii }
 let lab = LabApp(
     backend: backend, environment: LabEnvironment(clock: SystemClock()), scenarios: scenarios, theme: theme)
-exit(await lab.application.run())
+lab.application.runMain()
