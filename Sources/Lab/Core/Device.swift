@@ -1,9 +1,9 @@
 import Foundation
 import Tether
 
-/// The simulated device: its orientation, and the three ways the lab hears about a rotation —
-/// a notification (as `UIDevice.orientationDidChangeNotification`), a publisher, and the
-/// current value.
+/// The simulated device: its orientation, and the ways the lab hears about a rotation — a
+/// notification (as `UIDevice.orientationDidChangeNotification`), a publisher, a `LiveData`,
+/// and the current value.
 ///
 /// Lives as long as the lab. Main-actor isolated: rotations happen on the lab's thread and are
 /// delivered synchronously to notification observers and subscribers before `rotate()` returns.
@@ -24,9 +24,13 @@ public final class Device {
 
     private let subject: CurrentValueSubject<Orientation, Never>
 
+    /// The orientation as a `LiveData`, published after each rotation (seed 001's value holder).
+    public let orientationLiveData: LiveData<Orientation>
+
     public init(orientation: Orientation = .portrait) {
         self.orientation = orientation
         subject = CurrentValueSubject(orientation)
+        orientationLiveData = LiveData(orientation)
     }
 
     /// The orientation now and after every rotation.
@@ -37,6 +41,7 @@ public final class Device {
         orientation = orientation.next
         rotations += 1
         subject.send(orientation)
+        orientationLiveData.publish(value: orientation)
         notificationCenter.post(name: Device.orientationDidChange, object: nil)
     }
 }

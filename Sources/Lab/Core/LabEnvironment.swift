@@ -14,6 +14,9 @@ public final class LabEnvironment {
     public var mode: Mode = .bound
     /// Whether the inspector panel is shown (`i` toggles it).
     public var showsInspector = true
+    /// Long-lived objects a scenario keeps beyond its sheet — a repository, a consumer — by
+    /// key. They live as long as the lab.
+    public var residents: [String: AnyObject] = [:]
     /// Called by view models after they change what their screen shows; the app sets it to
     /// request a frame.
     public var onChange: (@MainActor () -> Void)?
