@@ -95,10 +95,10 @@ public final class Ledger: Sendable {
             let owners = state.owners.values.sorted(by: { $0.record.key < $1.record.key }).map { slot in
                 LedgerSnapshot.Owner(
                     id: slot.record.id, site: slot.record.site,
-                    state: slot.leak != nil ? .leaked : (slot.endedAt != nil ? .ended : .alive),
+                    state: state.leaks[slot.key] != nil ? .leaked : (slot.hasEnded ? .ended : .alive),
                     age: now - slot.record.created, entries: byOwner[slot.record.key] ?? [])
             }
-            let leaks = state.leakOrder.compactMap { state.owners[$0]?.leak }
+            let leaks = state.leakOrder.compactMap { state.leaks[$0] }
             return LedgerSnapshot(
                 time: now, counters: state.counters, owners: owners, unowned: unowned, leaks: leaks,
                 events: Array(state.events))
@@ -158,19 +158,19 @@ public final class Ledger: Sendable {
     public func evaluateDueVerdicts() {
         let now = clock.now
         let found = state.withLock { state -> Bool in
-            var due: [UInt64] = []
+            var due: [(key: UInt64, endedAt: Duration)] = []
             while let first = state.pending.first, first.deadline <= now {
                 state.pending.removeFirst()
-                if state.owners[first.key] != nil { due.append(first.key) }
+                if state.owners[first.key] != nil { due.append((first.key, first.deadline - gracePeriod)) }
             }
             var leaked: [UInt64] = []
-            for key in due {
-                guard var slot = state.owners[key] else { continue }
+            for (key, endedAt) in due {
+                guard let slot = state.owners[key] else { continue }
                 slot.verdictPending = false
                 // The owner is alive for as long as the lifetime it holds is: its deinit is the
                 // owner's release (`ownerReleased`).
                 if slot.released && slot.live == 0 {
-                    state.owners[key] = nil
+                    state.forget(key)
                     continue
                 }
                 // A leak: the owner object, or something it owned — bound to its lifetime or
@@ -181,17 +181,16 @@ public final class Ledger: Sendable {
                     .sorted { $0.key < $1.key }
                 // Named by what kept it: a binding its lifetime could not end, else the oldest.
                 let named = survivors.first { $0.bound } ?? survivors.first
-                slot.leak = LedgerSnapshot.Leak(
+                state.leaks[key] = LedgerSnapshot.Leak(
                     owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
-                    endedAt: slot.endedAt ?? now, survivors: survivors.map(\.site))
-                state.owners[key] = slot
+                    endedAt: endedAt, survivors: survivors.map(\.site))
                 leaked.append(key)
             }
             // Only the root owner is reported: drop leaks whose ancestor has leaked too.
             for key in leaked {
-                guard let slot = state.owners[key], let leak = slot.leak else { continue }
+                guard let slot = state.owners[key], let leak = state.leaks[key] else { continue }
                 if state.hasLeakedAncestor(slot.record) {
-                    state.owners[key]?.leak = nil
+                    state.leaks[key] = nil
                     continue
                 }
                 state.leakOrder.append(key)
@@ -222,7 +221,7 @@ public final class Ledger: Sendable {
             let record = OwnerRecord(
                 key: state.takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
                 created: now, parent: parent)
-            state.owners[record.key] = OwnerSlot(record: record)
+            state.owners[record.key] = record
             state.counters.owners += 1
             return record
         }
@@ -240,7 +239,7 @@ public final class Ledger: Sendable {
                 ledger: self)
             state.entries[entry.key] = entry
             state.counters[kind] += 1
-            if let owner { state.owners[owner.key]?.count(entry, by: 1) }
+            if let owner, let slot = state.owners[owner.key] { slot.count(entry, by: 1) }
             state.log(
                 LedgerEvent(time: now, kind: .created, owner: owner?.id, entryKind: kind, site: site),
                 capacity: eventCapacity)
@@ -256,15 +255,15 @@ public final class Ledger: Sendable {
         state.withLock { state in
             guard state.entries.removeValue(forKey: entry.key) != nil else { return }
             state.counters[entry.kind] -= 1
-            if let owner = entry.owner { state.owners[owner.key]?.count(entry, by: -1) }
+            if let owner = entry.owner, let slot = state.owners[owner.key] { slot.count(entry, by: -1) }
             if wasPaused { state.counters.paused -= 1 }
             state.log(
                 LedgerEvent(
                     time: now, kind: reason == .cancelled ? .cancelled : .ended, owner: entry.owner?.id,
                     entryKind: entry.kind, site: entry.site),
                 capacity: eventCapacity)
-            if let owner = entry.owner, let slot = state.owners[owner.key], slot.leak != nil, slot.released,
-                slot.live == 0
+            if let owner = entry.owner, let slot = state.owners[owner.key], state.leaks[slot.key] != nil,
+                slot.released, slot.live == 0
             {
                 // The last survivor of a released owner is gone: the leak resolved itself.
                 state.resolveLeak(of: slot.record, at: now, capacity: eventCapacity)
@@ -287,9 +286,8 @@ public final class Ledger: Sendable {
         // One lock: mark the end, queue the verdict, log, and decide whether a timer is needed
         // (deadlines are queued in order, so one timer for the earliest is enough).
         let schedule = state.withLock { state -> Bool in
-            guard state.owners[record.key] != nil else { return false }
-            state.owners[record.key]?.endedAt = now
-            state.owners[record.key]?.verdictPending = true
+            guard let slot = state.owners[record.key] else { return false }
+            slot.verdictPending = true
             state.pending.append((deadline, record.key))
             state.log(
                 LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site),
@@ -306,20 +304,17 @@ public final class Ledger: Sendable {
     func ownerReleased(_ record: OwnerRecord) {
         let now = clock.now
         state.withLock { state in
-            guard var slot = state.owners[record.key], !slot.released else { return }
+            guard let slot = state.owners[record.key], !slot.released else { return }
             slot.released = true
             state.counters.owners -= 1
             state.log(
                 LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site),
                 capacity: eventCapacity)
-            state.owners[record.key] = slot
-            if slot.leak != nil {
+            if state.leaks[record.key] != nil {
                 // Released late — unless something it owned still runs, which keeps the leak.
                 if slot.live == 0 { state.resolveLeak(of: record, at: now, capacity: eventCapacity) }
-            } else if slot.endedAt != nil && !slot.verdictPending {
-                state.owners[record.key] = nil
-            } else {
-                state.owners[record.key] = slot
+            } else if slot.hasEnded && !slot.verdictPending {
+                state.forget(record.key)
             }
         }
         changed()
@@ -366,20 +361,30 @@ public final class Ledger: Sendable {
 
 // MARK: - State
 
-struct OwnerSlot {
-    let record: OwnerRecord
-    /// Live entries attributed to the owner, and how many of them its lifetime holds.
-    var live = 0
-    var liveBound = 0
-    /// Whether a verdict is queued for the owner.
-    var verdictPending = false
-    var endedAt: Duration?
-    var released = false
-    var leak: LedgerSnapshot.Leak?
+/// The ledger's view of an owner: its record, whose bookkeeping atomics are changed only under
+/// the ledger's lock. (A struct in a dictionary cost a coroutine-frame malloc per in-place change,
+/// and a separate class one more object per owner; callgrind showed both on bind-and-end.)
+typealias OwnerSlot = OwnerRecord
 
-    mutating func count(_ entry: LedgerEntry, by delta: Int) {
-        live += delta
-        if entry.bound { liveBound += delta }
+extension OwnerRecord {
+    var record: OwnerRecord { self }
+
+    var live: Int { liveEntries.load(ordering: .relaxed) }
+    var liveBound: Int { liveBoundEntries.load(ordering: .relaxed) }
+
+    var verdictPending: Bool {
+        get { awaitsVerdict.load(ordering: .relaxed) }
+        set { awaitsVerdict.store(newValue, ordering: .relaxed) }
+    }
+
+    var released: Bool {
+        get { isReleased.load(ordering: .relaxed) }
+        set { isReleased.store(newValue, ordering: .relaxed) }
+    }
+
+    func count(_ entry: LedgerEntry, by delta: Int) {
+        liveEntries.wrappingAdd(delta, ordering: .relaxed)
+        if entry.bound { liveBoundEntries.wrappingAdd(delta, ordering: .relaxed) }
     }
 }
 
@@ -387,6 +392,8 @@ private struct State {
     var nextKey: UInt64 = 1
     var entries: [UInt64: LedgerEntry] = [:]
     var owners: [UInt64: OwnerSlot] = [:]
+    /// Leaks found, by owner key (reported ones are also in `leakOrder`).
+    var leaks: [UInt64: LedgerSnapshot.Leak] = [:]
     var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
     var counters = LedgerSnapshot.Counters()
     var events = Deque<LedgerEvent>()
@@ -404,10 +411,17 @@ private struct State {
     mutating func resolveLeak(of record: OwnerRecord, at now: Duration, capacity: Int) {
         counters.leaks -= 1
         leakOrder.removeAll { $0 == record.key }
+        leaks[record.key] = nil
         log(
             LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
             capacity: capacity)
-        owners[record.key] = nil
+        forget(record.key)
+    }
+
+    /// Drops everything kept about an owner.
+    mutating func forget(_ key: UInt64) {
+        owners[key] = nil
+        if !leaks.isEmpty { leaks[key] = nil }
     }
 
     mutating func log(_ event: LedgerEvent, capacity: Int) {
@@ -418,11 +432,10 @@ private struct State {
     func hasLeakedAncestor(_ record: OwnerRecord) -> Bool {
         var parent = record.parent
         while let current = parent {
-            if state(of: current)?.leak != nil { return true }
+            if leaks[current.key] != nil { return true }
             parent = current.parent
         }
         return false
     }
 
-    private func state(of record: OwnerRecord) -> OwnerSlot? { owners[record.key] }
 }

@@ -12,6 +12,16 @@ final class OwnerRecord: Sendable {
     /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
     let ended = Atomic<Bool>(false)
 
+    // The ledger's bookkeeping of the owner. Changed only while the ledger's lock is held; they
+    // are atomics (relaxed) so that the record stays Sendable and needs no second object.
+    /// Live entries attributed to the owner, and how many of them its lifetime holds.
+    let liveEntries = Atomic<Int>(0)
+    let liveBoundEntries = Atomic<Int>(0)
+    /// Whether a leak verdict is queued for the owner.
+    let awaitsVerdict = Atomic<Bool>(false)
+    /// Whether the owner's lifetime has deinitialized: the owner object is gone.
+    let isReleased = Atomic<Bool>(false)
+
     init(key: UInt64, id: OwnerID, site: CallSite, created: Duration, parent: OwnerRecord?) {
         self.key = key
         self.id = id

@@ -17,41 +17,34 @@
 ///
 /// Thread-safe: storing, disposing and deinitializing may race from any threads. Storing into a
 /// disposed bag cancels at once.
-public final class DisposeBag: Sendable {
-    /// The lifetime the bag ends.
-    public let lifetime: Lifetime
+// `@unchecked Sendable` restates Lifetime's (Swift requires it): a bag adds no state of its own.
+public final class DisposeBag: Lifetime, @unchecked Sendable {
+    /// The bag itself: a bag is the lifetime it ends.
+    public var lifetime: Lifetime { self }
 
     /// Creates an empty bag recording into `ledger`.
     public init(ledger: Ledger = .current) {
-        lifetime = Lifetime(ledger: ledger)
+        super.init(ledger: ledger, parent: nil)
     }
 
     /// Creates an empty bag whose end ends with `parent`'s.
     public init(parent: DisposeBag, ledger: Ledger = .current) {
-        lifetime = Lifetime(ledger: ledger, parent: parent.lifetime)
-    }
-
-    deinit { lifetime.end() }
-
-    /// Makes `owner` — the object holding this bag — an owner in the ledger. Call once, in its
-    /// `init`.
-    public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
-        lifetime.track(owner, fileID: fileID, line: line)
+        super.init(ledger: ledger, parent: parent)
     }
 
     /// Stores a subscription in the bag.
     public func insert(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line) {
-        lifetime.add(cancellable, fileID: fileID, line: line)
+        add(cancellable, fileID: fileID, line: line)
     }
 
     /// Adds work to run when the bag ends.
     public func onDispose(_ action: @escaping @Sendable () -> Void) {
-        lifetime.add(action)
+        add(action)
     }
 
     /// Ends everything in the bag now. The bag stays disposed; later stores cancel at once.
-    public func dispose() { lifetime.end() }
+    public func dispose() { end() }
 
     /// Whether the bag has been disposed.
-    public var isDisposed: Bool { lifetime.isEnded }
+    public var isDisposed: Bool { isEnded }
 }

@@ -25,8 +25,12 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Thread-safe. ``DisposeBag`` is the owner-held form: it ends its lifetime in its `deinit`.
-public final class Lifetime: Sendable {
+/// Thread-safe. ``DisposeBag`` is the form an owner keeps as a stored property.
+///
+/// `@unchecked Sendable` only because the class is not final (``DisposeBag`` is a lifetime, so an
+/// owner costs one object, not two): its mutable state is all in `state`, behind its `Mutex`; the
+/// rest is immutable and Sendable.
+public class Lifetime: @unchecked Sendable {
     /// Identifies something added to a lifetime, to take it out again with ``remove(_:)``.
     public struct Token: Hashable, Sendable {
         fileprivate let value: UInt64
@@ -51,13 +55,40 @@ public final class Lifetime: Sendable {
         let token: UInt64
         let action: Action
         let entry: LedgerEntry?
+
+        func cancel() {
+            action.run()
+            entry?.end(.cancelled)
+        }
     }
 
     private struct State {
         var ended = false
-        var items: [Item] = []
+        /// The first binding is kept inline: most lifetimes hold one or two, and an array
+        /// buffer would be one more allocation per owner.
+        var first: Item?
+        var rest: [Item] = []
         var nextToken: UInt64 = 0
         var owner: OwnerRecord?
+
+        mutating func append(_ item: Item) {
+            if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
+        }
+
+        mutating func remove(token: UInt64) -> Item? {
+            if let index = rest.lastIndex(where: { $0.token == token }) { return rest.remove(at: index) }
+            guard let item = first, item.token == token else { return nil }
+            first = nil
+            return item
+        }
+
+        /// Takes every item out: the first, and the rest in the order they were added.
+        mutating func takeAll() -> (first: Item?, rest: [Item]) {
+            var rest: [Item] = []
+            swap(&rest, &self.rest)
+            defer { first = nil }
+            return (first, rest)
+        }
     }
 
     /// The ledger this lifetime records into.
@@ -132,8 +163,7 @@ public final class Lifetime: Sendable {
     @discardableResult
     public func remove(_ token: Token) -> Bool {
         let item = state.withLock { state -> Item? in
-            guard let index = state.items.lastIndex(where: { $0.token == token.value }) else { return nil }
-            return state.items.remove(at: index)
+            state.remove(token: token.value)
         }
         guard let item else { return false }
         item.entry?.end(.ended)
@@ -143,19 +173,15 @@ public final class Lifetime: Sendable {
     /// Ends the lifetime: marks it ended, reports its owner ended, then cancels what it holds in
     /// reverse order of adding. Later calls do nothing.
     public func end() {
-        let taken = state.withLock { state -> (items: [Item], owner: OwnerRecord?)? in
+        let taken = state.withLock { state -> (items: (first: Item?, rest: [Item]), owner: OwnerRecord?)? in
             guard !state.ended else { return nil }
             state.ended = true
-            var items: [Item] = []
-            swap(&items, &state.items)
-            return (items, state.owner)
+            return (state.takeAll(), state.owner)
         }
         guard let taken else { return }
         if let owner = taken.owner { ledger.ownerEnded(owner) }
-        for item in taken.items.reversed() {
-            item.action.run()
-            item.entry?.end(.cancelled)
-        }
+        for item in taken.items.rest.reversed() { item.cancel() }
+        taken.items.first?.cancel()
     }
 
     // MARK: - For Tether's binding APIs
@@ -174,7 +200,7 @@ public final class Lifetime: Sendable {
             guard !state.ended else { return nil }
             let token = state.nextToken
             state.nextToken += 1
-            state.items.append(Item(token: token, action: action, entry: entry))
+            state.append(Item(token: token, action: action, entry: entry))
             return token
         }
         guard let token else {

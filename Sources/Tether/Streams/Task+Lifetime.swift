@@ -143,18 +143,6 @@ extension Lifetime {
     }
 }
 
-extension DisposeBag {
-    /// Starts a task bound to the bag: cancelled when the bag is disposed or deinitializes. See
-    /// ``Lifetime/task(priority:fileID:line:operation:)``.
-    @discardableResult
-    public func task(
-        priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
-    ) -> Task<Void, Never> {
-        lifetime.task(priority: priority, fileID: fileID, line: line, operation: operation)
-    }
-}
-
 /// A task handle that can be cancelled before the task is known.
 final class TaskHandle: Sendable {
     private enum State {
