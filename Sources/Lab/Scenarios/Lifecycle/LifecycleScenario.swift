@@ -96,7 +96,8 @@ final class LifecycleScreen: Screen {
         // Status on top, the explanation at the bottom, the history between (where the cover goes).
         let rows = inner.rows([.fixed(status.count), .fixed(1), .fill(), .fixed(notesHeight)])
         Paragraph(status, style: theme.text, wrap: false).render(into: &buffer, area: rows[0])
-        LogView(model.history.map { Line("· " + $0) }, style: theme.dimmed).render(into: &buffer, area: rows[2])
+        LogView(model.history.map { Line("· " + $0) }, style: theme.dimmed).render(
+            into: &buffer, area: rows[2])
         Paragraph(notes, style: theme.text).render(into: &buffer, area: rows[3])
     }
 }

@@ -33,7 +33,8 @@ final class LiveDataViewModel {
             case .leaky: LiveDataViewModel.residentBag(in: environment)
             }
         panels = ["A", "B", "C"].map { name in
-            LiveDataPanel(name: name, liveData: liveData, parent: bag, leakyBag: target, environment: environment)
+            LiveDataPanel(
+                name: name, liveData: liveData, parent: bag, leakyBag: target, environment: environment)
         }
     }
 
