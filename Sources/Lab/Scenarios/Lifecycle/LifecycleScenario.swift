@@ -117,8 +117,6 @@ final class CoverScreen: Screen {
     /// Small, so the lifecycle screen's status stays in sight beneath it.
     var presentation: Presentation { .sheet(widthPercent: 56, heightPercent: 24) }
 
-    var keyHints: [KeyHint] { [KeyHint("Esc", "return")] }
-
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let block = Block(title: " Cover ", theme: theme)
         block.render(into: &buffer, area: area)

@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import Tether
 
@@ -15,7 +16,7 @@ enum LiveDataScenario {
         make: { mode, environment in LiveDataScreen(mode: mode, environment: environment) })
 }
 
-/// The sheet of scenario 2: a box per panel (last value, values received) and the LiveData's
+/// The sheet of scenario 2: a line per panel (the last value, values received) and the LiveData's
 /// observer count. Main-actor isolated; held by the stack until dismissed.
 @MainActor
 final class LiveDataScreen: Screen {
@@ -29,24 +30,21 @@ final class LiveDataScreen: Screen {
         model = LiveDataViewModel(mode: mode, environment: environment, parent: lifecycle.lifetime)
     }
 
-    var presentation: Presentation { .sheet(widthPercent: 84, heightPercent: 64) }
+    var presentation: Presentation { .sheet(widthPercent: 84, heightPercent: 50) }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let block = Block(title: " LiveData (\(model.mode.rawValue)) ", theme: theme)
         block.render(into: &buffer, area: area)
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
-        let rows = inner.rows([.fixed(4), .fixed(1), .fill()])
-        let boxes = rows[0].columns(model.panels.map { _ in .fill() }, spacing: 1)
-        for (panel, box) in zip(model.panels, boxes) {
-            let frame = Block(title: " Panel \(panel.name) ", theme: theme)
-            frame.render(into: &buffer, area: box)
-            Paragraph(
-                [
-                    Line([Span("last "), Span(panel.last?.rawValue ?? "—", style: theme.accent)]),
-                    Line("received \(panel.received)"),
-                ], style: theme.text, wrap: false
-            ).render(into: &buffer, area: frame.inner(box).inset(horizontal: 1, vertical: 0))
+        let panels = model.panels.map { panel in
+            Line([
+                Span("Panel \(panel.name)   last ", style: .bold),
+                Span(
+                    (panel.last?.rawValue ?? "—").padding(toLength: 20, withPad: " ", startingAt: 0),
+                    style: theme.accent),
+                Span("received \(panel.received)"),
+            ])
         }
         let explanation: [String] =
             switch model.mode {
@@ -62,9 +60,9 @@ final class LiveDataScreen: Screen {
                 ]
             }
         Paragraph(
-            [Line("observers on the LiveData \(model.observerCount)"), Line("")]
+            panels + [Line(""), Line("observers on the LiveData \(model.observerCount)"), Line("")]
                 + explanation.map { Line($0, style: theme.dimmed) }, style: theme.text
-        ).render(into: &buffer, area: rows[2])
+        ).render(into: &buffer, area: inner)
     }
 
     func handle(_ key: Key, context: ScreenContext) -> Bool { false }
