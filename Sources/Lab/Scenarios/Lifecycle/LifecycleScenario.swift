@@ -61,7 +61,7 @@ final class LifecycleScreen: Screen {
         guard !inner.isEmpty else { return }
         let observer =
             model.isObserverActive
-            ? (model.mode == .leaky ? "receiving (no owner: it never pauses)" : "active") : "paused"
+            ? (model.mode == .leaky ? "never pauses (no owner)" : "active") : "paused"
         let explanation: [String] =
             switch model.mode {
             case .bound:
