@@ -1,0 +1,63 @@
+import Foundation
+import Lab
+import Testing
+import Tether
+
+/// Scenario 1 (seed 000): the publisher ends with the sheet either way; the loop's task ends with
+/// it only when stored — leaky, it keeps receiving after the view model is gone.
+@MainActor
+@Suite struct OrientationScenarioTests {
+    @Test func showsPortraitFromBothSourcesAndWhatEachReceived() async throws {
+        let lab = try await runLab("1", scenarios: Scenarios.all)
+        #expect(lab.screenText.contains("Orientation (bound)"))
+        // The publisher hands over the current value at once; the sequence hears only rotations.
+        #expect(lab.screenText.contains("Portrait from publisher: yes   1 value received"))
+        #expect(lab.screenText.contains("Portrait from sequence:  no    0 values received"))
+        await lab.run(try KeyScript.parse("r"))
+        #expect(lab.screenText.contains("Portrait from publisher: no    2 values received"))
+        #expect(lab.screenText.contains("Portrait from sequence:  no    1 value received"))
+        await lab.run(try KeyScript.parse("r r r"))
+        #expect(lab.screenText.contains("Portrait from publisher: yes   5 values received"))
+        #expect(lab.screenText.contains("Portrait from sequence:  yes   4 values received"))
+    }
+
+    @Test func boundEndsTheSubscriptionAndTheLoopWithTheSheet() async throws {
+        let lab = try await runLab("1", scenarios: Scenarios.all)
+        #expect(lab.dump().counters.subscriptions == 1)
+        #expect(lab.dump().counters.tasks == 1)
+        await lab.run(try KeyScript.parse("Esc wait:400 r r"))
+        #expect(lab.dump().counters == zeroCounters)
+    }
+
+    @Test func leakyLoopOutlivesItsViewModelAndIsNamedByItsCallSite() async throws {
+        let lab = try await runLab("m 1 r r Esc wait:400 r r", scenarios: Scenarios.all)
+        let end = lab.dump()
+        let site = try scenarioSite(
+            containing: "Task.tracked(by: lifetime)", in: "Orientation/OrientationViewModel.swift")
+        #expect(end.leaks == [LabDump.Leak(owner: "OrientationViewModel#1", kind: "task", site: site)])
+        // As in the seed: the view model deinits and the subscription ends, the loop does not.
+        #expect(end.counters.viewModels == 0)
+        #expect(end.counters.subscriptions == 0)
+        #expect(end.counters.tasks == 1)
+        #expect(end.counters.zombies == 2)
+    }
+
+    @Test func everyLeakyPresentationAddsALoopThatKeepsReceiving() async throws {
+        let lab = try await runLab("m 1 Esc wait:400 1 Esc wait:400 r", scenarios: Scenarios.all)
+        #expect(lab.dump().counters.tasks == 2)
+        #expect(lab.dump().counters.zombies == 2)
+        #expect(lab.dump().counters.leaks == 2)
+    }
+}
+
+/// `File.swift:LINE` of the first line of `Sources/Lab/Scenarios/<path>` containing `needle`: the
+/// call site the ledger should report, found without hard-coding line numbers.
+func scenarioSite(containing needle: String, in path: String, filePath: String = #filePath) throws -> String {
+    let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let source = try String(
+        contentsOf: root.appendingPathComponent("Sources/Lab/Scenarios/\(path)"), encoding: .utf8)
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    let index = try #require(lines.firstIndex { $0.contains(needle) }, "\(needle) in \(path)")
+    return "\(URL(fileURLWithPath: path).lastPathComponent):\(index + 1)"
+}
