@@ -267,3 +267,39 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         }
     }
 }
+
+@Suite struct LiveDataAttributedTests {
+    /// A panel whose registration outlives the model it is attributed to.
+    private final class Model {
+        let bag = DisposeBag()
+        init() { bag.track(self) }
+    }
+
+    @Test func registrationOutlivingItsOwnerIsALeakWithZombiesUntilItsBagEnds() throws {
+        let fixture = LedgerFixture()
+        let orientation = LiveData(0)
+        let longLived = fixture.run { DisposeBag() }
+        let panel = Viewer("panel", ledger: fixture.ledger)
+        let received = Recorder<Int>()
+        let line: UInt = #line + 3
+        fixture.run {
+            let model = Model()
+            orientation.add(observer: panel, disposeBag: longLived, attributedTo: model.bag) { received.record($0) }
+            model.bag.dispose()
+        }
+        orientation.publish(value: 1)
+        fixture.passGracePeriod()
+        var snapshot = fixture.ledger.snapshot()
+        let leak = try #require(snapshot.leaks.first)
+        #expect(leak.owner.typeName == "Model")
+        #expect(leak.kind == .observer)
+        #expect(leak.site.description == "LiveDataTests.swift:\(line)")
+        #expect(snapshot.counters.zombies == 1)
+        #expect(received.events == [0, 1])
+
+        longLived.dispose()
+        snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.counters.leaks == 0)
+        #expect(orientation.observerCount == 0)
+    }
+}

@@ -28,15 +28,4 @@ extension LiveData {
             observer: observer, lifetime: disposeBag.lifetime, entry: entry, isActive: true,
             completion: completion)
     }
-
-    /// The leaky twin attributed to `owner`'s bag; see
-    /// ``add(observer:disposeBag:attributedTo:fileID:line:completion:)-(_,_,Lifetime,_,_,_)``.
-    public func add(
-        observer: AnyObject, disposeBag: DisposeBag, attributedTo owner: DisposeBag,
-        fileID: StaticString = #fileID, line: UInt = #line, completion: @escaping @Sendable (T) -> Void
-    ) {
-        add(
-            observer: observer, disposeBag: disposeBag, attributedTo: owner.lifetime, fileID: fileID,
-            line: line, completion: completion)
-    }
 }
