@@ -284,7 +284,9 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         let line: UInt = #line + 3
         fixture.run {
             let model = Model()
-            orientation.add(observer: panel, disposeBag: longLived, attributedTo: model.bag) { received.record($0) }
+            orientation.add(observer: panel, disposeBag: longLived, attributedTo: model.bag) {
+                received.record($0)
+            }
             model.bag.dispose()
         }
         orientation.publish(value: 1)
