@@ -37,7 +37,7 @@ final class AsyncSinkScreen: Screen {
         model = AsyncSinkViewModel(mode: mode, environment: environment, parent: lifecycle.lifetime)
     }
 
-    var presentation: Presentation { .sheet(widthPercent: 84, heightPercent: 84) }
+    var presentation: Presentation { .sheet(widthPercent: 96, heightPercent: 92) }
 
     var keyHints: [KeyHint] { [KeyHint("p", "overlap policy")] }
 
@@ -54,7 +54,8 @@ final class AsyncSinkScreen: Screen {
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
         let head = headLines(theme: theme)
-        let headHeight = min(inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
+        let headHeight = min(
+            inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
         let parts = inner.rows([.fixed(headHeight), .fixed(1), .fill()])
         Paragraph(head, style: theme.text).render(into: &buffer, area: parts[0])
         let bars = parts[2]
@@ -62,7 +63,7 @@ final class AsyncSinkScreen: Screen {
             Paragraph("Rotate (r) to start work.", style: theme.dimmed).render(into: &buffer, area: bars)
             return
         }
-        let labelWidth = min(30, bars.width / 2)
+        let labelWidth = min(34, bars.width / 2)
         for (row, job) in model.jobs.suffix(bars.height).enumerated() {
             let line = bars.row(row)
             let columns = line.columns([.fixed(labelWidth), .fill()], spacing: 1)
@@ -89,9 +90,9 @@ final class AsyncSinkScreen: Screen {
             explanation,
             Line([
                 Span("overlap "), Span(model.overlap.name, style: theme.accent),
-                Span(" (p cycles; the sink is remade)", style: theme.dimmed),
-                Span("   started \(model.started)   running \(model.running)"),
+                Span("  (p cycles it; the sink is remade)", style: theme.dimmed),
             ]),
+            Line("started \(model.started)   running \(model.running)"),
         ]
     }
 

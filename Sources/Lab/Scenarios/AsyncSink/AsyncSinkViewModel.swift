@@ -74,7 +74,8 @@ final class AsyncSinkViewModel {
                 await AsyncSinkViewModel.work(for: orientation, in: WeakModel(model: self), clock: clock)
             }
         case .leaky:
-            cancellable = rotations.naiveAsyncSink(attributedTo: lifetime, overlap: overlap) { [weak self] orientation in
+            cancellable = rotations.naiveAsyncSink(attributedTo: lifetime, overlap: overlap) {
+                [weak self] orientation in
                 await AsyncSinkViewModel.work(for: orientation, in: WeakModel(model: self), clock: clock)
             }
         }

@@ -40,7 +40,7 @@ final class FuseScreen: Screen {
         consumer = OrientationConsumer.resident(in: environment)
     }
 
-    var presentation: Presentation { .sheet(widthPercent: 84, heightPercent: 84) }
+    var presentation: Presentation { .sheet(widthPercent: 96, heightPercent: 92) }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let block = Block(title: " Fuse (\(mode.rawValue)) ", theme: theme)
@@ -48,7 +48,8 @@ final class FuseScreen: Screen {
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
         let head = headLines(theme: theme)
-        let headHeight = min(inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
+        let headHeight = min(
+            inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
         let parts = inner.rows([.fixed(headHeight), .fixed(1), .fill()])
         Paragraph(head, style: theme.text).render(into: &buffer, area: parts[0])
         buffer.setString(
@@ -98,10 +99,12 @@ final class FuseScreen: Screen {
             Span(mine ? "(this forwarder)" : "(\(subscription.forwarder))", style: theme.dimmed),
             Span("  \(subscription.values) values"),
         ]
-        if subscription.nils > 0 { spans.append(Span("  \(subscription.nils) nils", style: LabStyle(theme: theme).alarm)) }
+        if subscription.nils > 0 {
+            spans.append(Span("  \(subscription.nils) nils", style: LabStyle(theme: theme).alarm))
+        }
         switch subscription.state {
         case .receiving: spans.append(Span("  receiving"))
-        case .finished: spans.append(Span("  finished — fuse blew", style: LabStyle(theme: theme).calm))
+        case .finished: spans.append(Span("  finished: fuse blew", style: LabStyle(theme: theme).calm))
         }
         return Line(spans)
     }

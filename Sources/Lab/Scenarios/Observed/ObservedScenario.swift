@@ -37,7 +37,7 @@ final class ObservedScreen: Screen {
         model = ObservedViewModel(mode: mode, environment: environment, parent: lifecycle.lifetime)
     }
 
-    var presentation: Presentation { .sheet(widthPercent: 84, heightPercent: 84) }
+    var presentation: Presentation { .sheet(widthPercent: 96, heightPercent: 92) }
 
     var keyHints: [KeyHint] {
         [
@@ -69,7 +69,8 @@ final class ObservedScreen: Screen {
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
         let head = headLines(theme: theme)
-        let headHeight = min(inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
+        let headHeight = min(
+            inner.height, head.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
         let rows = observationRows()
         let parts = inner.rows([.fixed(headHeight), .fixed(rows.count + 1), .fixed(1), .fill()])
         Paragraph(head, style: theme.text).render(into: &buffer, area: parts[0])
@@ -77,9 +78,13 @@ final class ObservedScreen: Screen {
             header: ["observation", "on", "kind", "state"], rows: rows,
             widths: [.fixed(14), .fixed(6), .fixed(10), .fill()], headerStyle: theme.title, style: theme.text
         ).render(into: &buffer, area: parts[1])
-        buffer.setString("Will/did log", x: parts[2].x, y: parts[2].y, maxWidth: parts[2].width, style: theme.title)
-        let log = model.log.map { Line($0, style: $0.hasPrefix("will") || $0.hasPrefix("did") ? theme.text : theme.accent) }
-        LogView(log.isEmpty ? [Line("change A or B", style: theme.dimmed)] : log).render(into: &buffer, area: parts[3])
+        buffer.setString(
+            "Will/did log", x: parts[2].x, y: parts[2].y, maxWidth: parts[2].width, style: theme.title)
+        let log = model.log.map {
+            Line($0, style: $0.hasPrefix("will") || $0.hasPrefix("did") ? theme.text : theme.accent)
+        }
+        LogView(log.isEmpty ? [Line("change A or B", style: theme.dimmed)] : log).render(
+            into: &buffer, area: parts[3])
     }
 
     private func headLines(theme: Theme) -> [Line] {
@@ -111,8 +116,8 @@ final class ObservedScreen: Screen {
         let tallyState =
             switch model.tallyState {
             case .live: "live, \(scope)"
-            case .obsolete: "obsolete — held until cleanse"
-            case .purged: "purged — o starts a new one"
+            case .obsolete: "obsolete, held until c"
+            case .purged: "purged (o: a new one)"
             }
         rows.append(["A tally", "A", kind(model.tally), tallyState])
         rows.append(["binding", "A ⇄ B", model.isBound ? "did" : "—", model.isBound ? "bound" : "not bound"])
