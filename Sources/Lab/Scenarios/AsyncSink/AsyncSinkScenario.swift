@@ -16,7 +16,7 @@ public enum AsyncSinkScenario {
     public static func scenario(number: Int = 4) -> Scenario {
         Scenario(
             id: id, number: number, title: "asyncSink",
-            summary: "slow async work per rotation; what cancelling the sink cancels",
+            summary: "slow work per rotation; what cancelling cancels",
             seed: "003 asyncSink(priority:overlap:)",
             make: { mode, environment in AsyncSinkScreen(mode: mode, environment: environment) })
     }

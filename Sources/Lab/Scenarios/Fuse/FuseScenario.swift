@@ -17,7 +17,7 @@ public enum FuseScenario {
     public static func scenario(number: Int = 3) -> Scenario {
         Scenario(
             id: id, number: number, title: "Fuse",
-            summary: "a fuse ends a long-lived consumer's subscription with its forwarder",
+            summary: "the consumer's subscription ends with the forwarder",
             seed: "002 fuse(heldBy:on:)",
             make: { mode, environment in FuseScreen(mode: mode, environment: environment) })
     }

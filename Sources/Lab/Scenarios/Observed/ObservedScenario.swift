@@ -16,7 +16,7 @@ public enum ObservedScenario {
     public static func scenario(number: Int = 5) -> Scenario {
         Scenario(
             id: id, number: number, title: "Observed",
-            summary: "@Observed values: will/did, bind, disable, obsolete, cleanse",
+            summary: "will/did, bind, disable, obsolete, cleanse",
             seed: "004 @Observed",
             make: { mode, environment in ObservedScreen(mode: mode, environment: environment) })
     }
@@ -40,10 +40,7 @@ final class ObservedScreen: Screen {
     var presentation: Presentation { .sheet(widthPercent: 96, heightPercent: 92) }
 
     var keyHints: [KeyHint] {
-        [
-            KeyHint("←/→", "A"), KeyHint("↑/↓", "B"), KeyHint("b", "bind"), KeyHint("u", "unbind"),
-            KeyHint("d", "disable log"), KeyHint("o", "obsolete"), KeyHint("c", "cleanse"),
-        ]
+        [KeyHint("←/→", "A"), KeyHint("↑/↓", "B"), KeyHint("b/u", "bind/unbind"), KeyHint("d/o/c", "log")]
     }
 
     func handle(_ key: Key, context: ScreenContext) -> Bool {
@@ -98,6 +95,9 @@ final class ObservedScreen: Screen {
                     + "never dies (leak).", style: LabStyle(theme: theme).leaky)
         return [
             explanation,
+            Line(
+                "←/→ A  ↑/↓ B  b bind  u unbind  d disable/enable log  o obsolete tally  c cleanse",
+                style: theme.dimmed),
             Line([
                 Span("A "), Span("\(model.a)", style: theme.accent), Span("   B "),
                 Span("\(model.b)", style: theme.accent),
