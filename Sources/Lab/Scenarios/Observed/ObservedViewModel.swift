@@ -37,7 +37,8 @@ final class ObservedViewModel {
     private(set) var tallyState = TallyState.live
     /// How many changes of A the tally saw.
     private(set) var tallied = 0
-    private let environment: LabEnvironment
+    /// Weak: the leaky twin never dies, and must not keep the lab's environment alive with it.
+    private weak var environment: LabEnvironment?
     private let logCapacity = 200
 
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
@@ -155,6 +156,6 @@ final class ObservedViewModel {
     private func note(_ line: String) {
         log.append(line)
         if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }
-        environment.changed()
+        environment?.changed()
     }
 }
