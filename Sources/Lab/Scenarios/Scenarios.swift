@@ -3,6 +3,9 @@ public enum Scenarios {
     public static let all: [Scenario] = [
         OrientationScenario.scenario,
         LiveDataScenario.scenario,
+        FuseScenario.scenario(number: 3),
+        AsyncSinkScenario.scenario(number: 4),
+        ObservedScenario.scenario(number: 5),
         LifecycleScenario.scenario,
     ]
 
