@@ -1,0 +1,63 @@
+import Testing
+
+@testable import Tether
+
+/// The attributed (naive) twins that the lab's leaky scenarios use: visible in the ledger,
+/// owned by a model, but not ended with it.
+@Suite struct AttributedBindingTests {
+    private final class Model {
+        let bag = DisposeBag()
+        init() { bag.track(self) }
+    }
+
+    @Test func countDeliveryCountsForTheTrackedTaskAndZombiesAfterItsOwnerEnded() async {
+        let fixture = LedgerFixture()
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (counted, countedFirst) = AsyncStream.makeStream(of: Void.self)
+        let model = fixture.run { Model() }
+        let task = Task.tracked(by: model.bag) {
+            Task.countDelivery()
+            countedFirst.yield()
+            for await _ in gate { break }
+            Task.countDelivery()
+            Task.countDelivery()
+        }
+        for await _ in counted { break }  // the first delivery happened while the owner lived
+        model.bag.dispose()
+        open.yield()
+        await task.value
+        #expect(fixture.ledger.counters.zombies == 2)
+        #expect(fixture.ledger.counters.tasks == 0)
+    }
+
+    @Test func countDeliveryOutsideATrackedTaskDoesNothing() async {
+        let fixture = LedgerFixture()
+        await Task { Task.countDelivery() }.value
+        Task.countDelivery()
+        #expect(fixture.ledger.snapshot().events.isEmpty)
+    }
+
+    @Test func attributedObservationOutlivesItsOwnerAsALeakNamedByItsCallSite() throws {
+        let fixture = LedgerFixture()
+        let value = ObservedProperty(0)
+        let seen = Recorder<Int>()
+        let line: UInt = #line + 4
+        let observation: Observation
+        do {
+            let owner = fixture.run { Model() }
+            observation = value.observe(.did, attributedTo: owner.bag) { new, _ in seen.record(new) }
+            owner.bag.dispose()
+        }
+        value.value = 1
+        fixture.passGracePeriod()
+        let snapshot = fixture.ledger.snapshot()
+        let leak = try #require(snapshot.leaks.first)
+        #expect(leak.kind == .observer)
+        #expect(leak.site.description == "AttributedBindingTests.swift:\(line)")
+        #expect(snapshot.counters.zombies == 1)
+        #expect(seen.events == [1])
+
+        #expect(value.remove(observation))
+        #expect(fixture.ledger.counters.leaks == 0)
+    }
+}
