@@ -160,7 +160,7 @@ public final class LabApp {
         if environment.showsInspector {
             let parts: [Rect]
             if body.width >= 110 {
-                parts = body.columns([.fill(), .fixed(max(44, body.width * 2 / 5))])
+                parts = body.columns([.fill(), .fixed(max(48, body.width * 9 / 20))])
             } else {
                 parts = body.rows([.fill(), .percentage(50)])
             }
