@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import Tether
+import TetherTesting
+
+// The README's example, compiled and run: if the API changes, this breaks before the README lies.
+
+extension Notification.Name {
+    fileprivate static let orientationDidChange = Notification.Name("ReadmeExample.orientationDidChange")
+}
+
+@MainActor private final class OrientationViewModel {
+    let bag = DisposeBag()
+    private(set) var isPortrait = false
+    private(set) var rotations = 0
+
+    init(isPortrait: some Publisher<Bool, Never>, center: NotificationCenter) {
+        bag.track(self)  // an owner in the ledger: OrientationViewModel#1
+        isPortrait.sink(boundTo: bag) { [weak self] in self?.isPortrait = $0 }
+        start(center: center)
+    }
+
+    private func start(center: NotificationCenter) {
+        let changes = center.tetherNotifications(named: .orientationDidChange)
+        Task { [weak self] in
+            for await _ in changes { self?.rotations += 1 }
+        }.store(in: bag)  // cancelled when the model goes (seed 000)
+    }
+}
+
+@MainActor
+@Suite struct ReadmeExampleTests {
+    @Test func exampleBindsAndLeavesNothingBehind() async {
+        let tracker = LeakTracker()
+        let center = NotificationCenter()
+        let portrait = CurrentValueSubject<Bool, Never>(true)
+        do {
+            let model = tracker.run { OrientationViewModel(isPortrait: portrait, center: center) }
+            #expect(model.isPortrait)
+            portrait.send(false)
+            #expect(!model.isPortrait)
+            #expect(tracker.ledger.counters.owners == 1)
+            #expect(tracker.ledger.counters.tasks == 1)
+        }
+        #expect(tracker.ledger.counters.tasks == 0)
+        expectNoLeaks(tracker)
+    }
+}
