@@ -225,10 +225,6 @@ extension AnyCancellable {
         lifetime.add(self, fileID: fileID, line: line)
     }
 
-    /// Binds this subscription to `bag`: cancelled when the bag is disposed or deinitializes.
-    public func store(in bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line) {
-        bag.lifetime.add(self, fileID: fileID, line: line)
-    }
 }
 
 /// An `AnyCancellable` handed over to a lifetime.

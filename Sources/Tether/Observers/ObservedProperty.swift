@@ -76,17 +76,6 @@ public final class ObservedProperty<Value> {
         return storage.observe(kind, entry: entry, lifetime: lifetime, handler: handler)
     }
 
-    /// Observes like ``observe(_:fileID:line:using:)`` until `disposeBag` ends too; the entry is
-    /// owned by the bag's owner.
-    @discardableResult
-    public func observe(
-        _ kind: ObservationType, in disposeBag: DisposeBag, fileID: StaticString = #fileID,
-        line: UInt = #line,
-        using handler: @escaping @Sendable (Value, Value?) -> Void
-    ) -> Observation {
-        observe(kind, in: disposeBag.lifetime, fileID: fileID, line: line, using: handler)
-    }
-
     /// Removes `observation` and releases its handler. Returns false when it is not (or no
     /// longer) one of this property's observations. Obsolete observations are purged.
     @discardableResult

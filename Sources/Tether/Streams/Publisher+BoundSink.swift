@@ -29,14 +29,6 @@ extension Publisher where Failure == Never {
         lifetime.insert(.cancellable(CancellableBox(cancellable)), entry: entry)
     }
 
-    /// Subscribes and binds the subscription to `bag`: cancelled when the bag is disposed or
-    /// deinitializes. See ``sink(boundTo:fileID:line:receiveValue:)-(Lifetime,_,_,_)``.
-    public func sink(
-        boundTo bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
-        receiveValue: @escaping (Output) -> Void
-    ) {
-        sink(boundTo: bag.lifetime, fileID: fileID, line: line, receiveValue: receiveValue)
-    }
 
     /// Subscribes with a subscription *attributed* to `lifetime`'s owner but not bound to it: the
     /// naive stored-elsewhere subscription, made visible.
@@ -70,12 +62,4 @@ extension Publisher where Failure == Never {
         }
     }
 
-    /// The leaky twin of ``sink(boundTo:fileID:line:receiveValue:)-(DisposeBag,_,_,_)``; see
-    /// ``trackedSink(attributedTo:fileID:line:receiveValue:)-(Lifetime,_,_,_)``.
-    public func trackedSink(
-        attributedTo bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
-        receiveValue: @escaping (Output) -> Void
-    ) -> AnyCancellable {
-        trackedSink(attributedTo: bag.lifetime, fileID: fileID, line: line, receiveValue: receiveValue)
-    }
 }

@@ -53,17 +53,6 @@ extension Task {
         lifetime.bind(.call { self.cancel() }, kind: .task, site: CallSite(fileID: fileID, line: line))
     }
 
-    /// Binds the task to `bag`: it is cancelled when the bag is disposed or deinitializes — when
-    /// its owner deinitializes.
-    ///
-    /// ```swift
-    /// Task { for await x in sequence { print(x) } }.store(in: bag)
-    /// ```
-    ///
-    /// Thread-safe.
-    public func store(in bag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line) {
-        store(in: bag.lifetime, fileID: fileID, line: line)
-    }
 }
 
 extension Task where Success == Void, Failure == Never {
@@ -96,15 +85,6 @@ extension Task where Success == Void, Failure == Never {
         }
     }
 
-    /// Starts a task attributed to `bag`'s owner but not bound to it; see
-    /// ``tracked(by:priority:fileID:line:operation:)-(Lifetime,_,_,_,_)``.
-    @discardableResult
-    public static func tracked(
-        by bag: DisposeBag, priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
-    ) -> Task<Void, Never> {
-        tracked(by: bag.lifetime, priority: priority, fileID: fileID, line: line, operation: operation)
-    }
 }
 
 extension Lifetime {

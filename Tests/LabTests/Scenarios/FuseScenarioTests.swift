@@ -1,6 +1,7 @@
 import Foundation
 import Lab
 import Testing
+import TerminalUI
 import Tether
 
 /// Scenario 3: the fuse ends the long-lived consumer's subscription with its forwarder; the
@@ -8,7 +9,7 @@ import Tether
 @MainActor
 @Suite struct FuseScenarioTests {
     @Test func consumerReceivesTheForwardersMappedOrientations() async throws {
-        let lab = HeadlessLab()
+        let lab = HeadlessLab(size: Size(width: 160, height: 48))
         await lab.run(try KeyScript.parse("3 r r"))
         #expect(lab.dump().stack == ["home", "fuse"])
         #expect(lab.screenText.contains("Fuse (bound)"))
@@ -18,7 +19,7 @@ import Tether
     }
 
     @Test func boundDismissalBlowsTheFuseAndTheConsumerSeesFinished() async throws {
-        let lab = HeadlessLab()
+        let lab = HeadlessLab(size: Size(width: 160, height: 48))
         let baseline = lab.dump().counters
         await lab.run(try KeyScript.parse("3 r r Esc wait:400 r"))
         #expect(lab.dump().counters == baseline)
@@ -32,7 +33,7 @@ import Tether
     }
 
     @Test func leakyConsumerKeepsReceivingNilNamedByTheHandOver() async throws {
-        let lab = HeadlessLab()
+        let lab = HeadlessLab(size: Size(width: 160, height: 48))
         await lab.run(try KeyScript.parse("m 3 r r Esc wait:400 r r"))
         let dump = lab.dump()
         let line = try ScenarioSource.line(
