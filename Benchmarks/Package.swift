@@ -28,6 +28,7 @@ let package = Package(
             name: "tether-bench-profile",
             dependencies: [
                 .product(name: "Tether", package: "Tether"),
+                .product(name: "TerminalUI", package: "Tether"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Profile"),
