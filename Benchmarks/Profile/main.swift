@@ -68,14 +68,15 @@ case "task-exit":
         let (values, _) = AsyncStream.makeStream(of: Int.self)
         let owner = Owner()
         Ledger.$current.withValue(ledger) {
-            Task {
+            // Detached: a plain Task here would inherit the main actor, which this loop blocks.
+            Task.detached {
                 for await _ in values {}
                 exited.add(1)
             }.store(in: owner.bag)
         }
         let before = exited.value
         owner.bag.dispose()
-        while exited.value == before { sched_yield() }
+        while exited.value == before { usleep(20) }  // sleeps, so valgrind runs the task
     }
 case "frame":
     // The Frames suite's "TerminalUI diff", all cells changed, with a backend that draws nothing:
