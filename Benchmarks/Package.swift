@@ -22,12 +22,13 @@ let package = Package(
         .systemLibrary(
             name: "CBenchCurses", path: "CBenchCurses", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
-        suite("Frames", extra: ["CBenchCurses"]),
+        suite("Frames", extra: ["CBenchCurses", .product(name: "TerminalUI", package: "Tether")]),
         // Not a suite: replays one operation for callgrind (README.md, "Profiling a miss").
         .executableTarget(
             name: "tether-bench-profile",
             dependencies: [
                 .product(name: "Tether", package: "Tether"),
+                .product(name: "TerminalUI", package: "Tether"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Profile"),

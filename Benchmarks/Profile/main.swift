@@ -2,26 +2,97 @@
 // (which cannot run under the malloc interposer). See README.md, "Profiling a miss".
 //
 //     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
+//     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
+//     tether-bench-profile frame paint|diff [count]
+//
+// Instructions per operation: the difference of two runs (count N and 2N) divided by N.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 import OpenCombine
+import Synchronization
+import TerminalUI
 import Tether
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, arguments[1] == "bind-and-end" else {
-    print("usage: tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]")
+guard arguments.count >= 3 else {
+    print("usage: tether-bench-profile bind-and-end|livedata|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]")
     exit(2)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
 let subject = PassthroughSubject<Int, Never>()
+let ledger = Ledger(isEnabled: arguments[2] == "ledger-on")
 
+switch arguments[1] {
+case "bind-and-end": bindAndEnd()
+case "livedata":
+    // One publish to 100 observers, each with its own tracked bag.
+    Ledger.$current.withValue(ledger) {
+        let live = LiveData<Int>()
+        let sum = Tally()
+        let observers = (0..<100).map { _ in Owner() }
+        for observer in observers { live.add(observer: observer, disposeBag: observer.bag) { sum.add($0) } }
+        for value in 0..<count { live.publish(value: value) }
+        print(sum.value, observers.count)
+    }
+case "fuse", "bound-sink":
+    // One send to 100 subscribers through a fuse, or 100 sink(boundTo:).
+    Ledger.$current.withValue(ledger) {
+        let sum = Tally()
+        let holder = Holder()
+        let owner = Owner()
+        var cancellables = Set<AnyCancellable>()
+        if arguments[1] == "fuse" {
+            let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+            for _ in 0..<100 { fused.sink { sum.add($0) }.store(in: &cancellables) }
+        } else {
+            for _ in 0..<100 { subject.sink(boundTo: owner.bag) { sum.add($0) } }
+        }
+        for value in 0..<count { subject.send(value) }
+        print(sum.value, cancellables.count, holder.cancellables.count)
+    }
+case "asyncsink":
+    // `count` values through asyncSink, until every body has run.
+    let done = Tally()
+    let cancellable = Ledger.$current.withValue(ledger) {
+        subject.asyncSink { _ in done.add(1) }
+    }
+    for value in 0..<count { subject.send(value) }
+    while done.value < count { usleep(100) }
+    cancellable.cancel()
+case "task-exit":
+    // `count` owners, each with a task parked in `for await`, ended one at a time.
+    let exited = Tally()
+    for _ in 0..<count {
+        let (values, _) = AsyncStream.makeStream(of: Int.self)
+        let owner = Owner()
+        Ledger.$current.withValue(ledger) {
+            // Detached: a plain Task here would inherit the main actor, which this loop blocks.
+            Task.detached {
+                for await _ in values {}
+                exited.add(1)
+            }.store(in: owner.bag)
+        }
+        let before = exited.value
+        owner.bag.dispose()
+        while exited.value == before { usleep(20) }  // sleeps, so valgrind runs the task
+    }
+case "frame":
+    // The Frames suite's "TerminalUI diff", all cells changed, with a backend that draws nothing:
+    // paint (60 × setString of 200 characters) and diff; `diff` mode skips the painting.
+    MainActor.assumeIsolated { frames(paint: arguments[2] != "diff") }
+default:
+    print("unknown case \(arguments[1])")
+    exit(2)
+}
+
+/// Replays the bind-and-end benchmark.
+@MainActor func bindAndEnd() {
 switch arguments[2] {
 case "raw":
     for _ in 0..<count { _ = RawOwner(subject) }
 case "ledger-on", "ledger-off":
-    let ledger = Ledger(isEnabled: arguments[2] == "ledger-on")
     Ledger.$current.withValue(ledger) {
         for _ in 0..<count { _ = BagOwner(subject) }
     }
@@ -29,6 +100,55 @@ case "ledger-on", "ledger-off":
 default:
     print("unknown mode \(arguments[2])")
     exit(2)
+}
+}
+
+@MainActor func frames(paint: Bool) {
+    let rows = 60
+    let columns = 200
+    func line(_ row: Int, _ shift: Int) -> String {
+        String((0..<columns).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8((row + $0 + shift) % 26))) })
+    }
+    let a = (0..<rows).map { line($0, 0) }
+    let b = (0..<rows).map { line($0, 1) }
+    let buffers = [Buffer(lines: a), Buffer(lines: b)]
+    let renderer = Renderer(backend: NullBackend(size: Size(width: columns, height: rows)))
+    for i in 0..<count {
+        if paint {
+            let frame = i.isMultiple(of: 2) ? a : b
+            renderer.draw { buffer in
+                for row in 0..<rows { buffer.setString(frame[row], x: 0, y: row) }
+            }
+        } else {
+            renderer.render(buffers[i % 2])
+        }
+    }
+    print(renderer.lastChangedCellCount)
+}
+
+/// A backend that draws nothing: what remains is TerminalUI's own work.
+@MainActor final class NullBackend: Backend {
+    let size: Size
+    init(size: Size) { self.size = size }
+    func draw(_ runs: [CellRun], from buffer: Buffer) {}
+    func flush() {}
+    func clear() {}
+    func setCursor(_ position: Point?) {}
+}
+
+final class Owner: Sendable {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
+}
+
+final class Holder {
+    var cancellables = Set<AnyCancellable>()
+}
+
+final class Tally: Sendable {
+    private let total = Atomic<Int>(0)
+    func add(_ amount: Int) { total.wrappingAdd(amount, ordering: .relaxed) }
+    var value: Int { total.load(ordering: .relaxed) }
 }
 
 final class RawOwner {

@@ -4,6 +4,13 @@ import Observation
 import OpenCombine
 import Synchronization
 import Support
+// Scoped imports: `import Tether` would bring Tether's `Observation` class, which shadows the
+// Observation module inside the `@Observable` macro's expansion ("type 'Observation' has no
+// member 'ObservationRegistrar'"). Tether's extension methods (sink(boundTo:), fuse) still resolve.
+import class Tether.DisposeBag
+import class Tether.Ledger
+import class Tether.LiveData
+import struct Tether.Observed
 
 // Delivering one value to N subscribers or observers. Names read `case/implementation`;
 // `ratios.py` pairs them with Tether's side.
@@ -25,6 +32,55 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
             blackHole(sum.value)
             blackHole(cancellables)
+        }
+    }
+
+    // MARK: Tether: sink(boundTo:) and fuse(heldBy:on:) → sink
+
+    // Each Tether benchmark runs in a dedicated `Ledger(isEnabled:)` (system clock, 300 ms grace
+    // period, as users get), on and off.
+    for subscribers in [1, 100] {
+        for enabled in [true, false] {
+            Benchmark(
+                "send/\(subscribers) subscriber\(subscribers == 1 ? "" : "s")/Tether sink(boundTo:) ledger \(enabled ? "on" : "off")",
+                configuration: budget(scaling: subscribers == 1 ? .kilo : .one)
+            ) { benchmark in
+                let ledger = Ledger(isEnabled: enabled)
+                Ledger.$current.withValue(ledger) {
+                    let subject = PassthroughSubject<Int, Never>()
+                    let sum = Counter()
+                    let owner = Owner()
+                    for _ in 0..<subscribers { subject.sink(boundTo: owner.bag) { sum.add($0) } }
+                    benchmark.startMeasurement()
+                    for value in benchmark.scaledIterations { subject.send(value) }
+                    benchmark.stopMeasurement()
+                    blackHole(sum.value)
+                    blackHole(owner)
+                }
+                blackHole(ledger.counters)
+            }
+
+            Benchmark(
+                "send/\(subscribers) subscriber\(subscribers == 1 ? "" : "s")/Tether fuse ledger \(enabled ? "on" : "off")",
+                configuration: budget(scaling: subscribers == 1 ? .kilo : .one)
+            ) { benchmark in
+                let ledger = Ledger(isEnabled: enabled)
+                Ledger.$current.withValue(ledger) {
+                    let subject = PassthroughSubject<Int, Never>()
+                    let sum = Counter()
+                    let holder = Holder()
+                    let fused = subject.fuse(heldBy: holder, on: \.cancellables)
+                    var cancellables = Set<AnyCancellable>()
+                    for _ in 0..<subscribers { fused.sink { sum.add($0) }.store(in: &cancellables) }
+                    benchmark.startMeasurement()
+                    for value in benchmark.scaledIterations { subject.send(value) }
+                    benchmark.stopMeasurement()
+                    blackHole(sum.value)
+                    blackHole(cancellables)
+                    blackHole(holder)
+                }
+                blackHole(ledger.counters)
+            }
         }
     }
 
@@ -57,6 +113,33 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         for token in tokens { center.removeObserver(token) }
         blackHole(sum.value)
+    }
+
+    // MARK: Tether: LiveData publish
+
+    // 100 observers, each an object with its own tracked DisposeBag. Completions must be
+    // `@Sendable`, so they add to a ``Tally`` (an atomic), as NotificationCenter's do.
+    for enabled in [true, false] {
+        Benchmark(
+            "publish/100 observers/Tether LiveData ledger \(enabled ? "on" : "off")",
+            configuration: budget(scaling: .kilo)
+        ) { benchmark in
+            let ledger = Ledger(isEnabled: enabled)
+            Ledger.$current.withValue(ledger) {
+                let live = LiveData<Int>()
+                let sum = Tally()
+                let observers = (0..<100).map { _ in Owner() }
+                for observer in observers {
+                    live.add(observer: observer, disposeBag: observer.bag) { sum.add($0) }
+                }
+                benchmark.startMeasurement()
+                for value in benchmark.scaledIterations { live.publish(value: value) }
+                benchmark.stopMeasurement()
+                blackHole(sum.value)
+                blackHole(observers)
+            }
+            blackHole(ledger.counters)
+        }
     }
 
     // MARK: @Observed's alternatives: CurrentValueSubject and Swift Observation
@@ -96,6 +179,46 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum.value)
         blackHole(changes.value)
     }
+
+    // MARK: Tether: @Observed set
+
+    // 10 `observe(.did)` handlers on an `@Observed` property; handlers are `@Sendable`, so they
+    // add to a ``Tally``.
+    for enabled in [true, false] {
+        Benchmark(
+            "set/10 observers/Tether @Observed ledger \(enabled ? "on" : "off")",
+            configuration: budget(scaling: .kilo)
+        ) { benchmark in
+            let ledger = Ledger(isEnabled: enabled)
+            Ledger.$current.withValue(ledger) {
+                let model = ObservedModel()
+                let sum = Tally()
+                let observations = (0..<10).map { _ in model.$value.observe(.did) { new, _ in sum.add(new) } }
+                benchmark.startMeasurement()
+                for value in benchmark.scaledIterations { model.value = value }
+                benchmark.stopMeasurement()
+                blackHole(sum.value)
+                blackHole(observations)
+            }
+            blackHole(ledger.counters)
+        }
+    }
+}
+
+/// The observed model of the `@Observed` benchmark.
+final class ObservedModel {
+    @Observed var value = 0
+}
+
+/// An owner whose tracked bag bounds its subscriptions and registrations.
+final class Owner: Sendable {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
+}
+
+/// A fuse's holder: a plain object with a set of cancellables.
+final class Holder {
+    var cancellables = Set<AnyCancellable>()
 }
 
 /// The observed model of the Observation benchmark.

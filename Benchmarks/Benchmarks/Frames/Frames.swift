@@ -1,10 +1,18 @@
 import Benchmark
 import CBenchCurses
 import Support
+import TerminalUI
 
 // A 200×60 frame drawn to ncurses writing to /dev/null. The alternative is immediate mode:
 // the app redraws every cell each frame and calls refresh (ncurses then compares with what it
 // sent last and writes the difference).
+//
+// Tether's side is TerminalUI's `Renderer` (paint into a buffer, diff against the previous
+// frame, hand only the changed runs to the backend, one flush). `NcursesBackend` cannot be
+// pointed at /dev/null — its init throws "not a terminal" unless stdin and stdout are ttys, and
+// it opens ncurses on stdout — so `CursesBackend` below is the same drawing code (per run:
+// cells to `wchar_t`, `attr_set`, `mvaddnwstr`; flush: `wnoutrefresh` + `doupdate`) on the
+// /dev/null screen the redraw uses.
 
 let rows = 60
 let columns = 200
@@ -31,6 +39,114 @@ let benchmarks: @Sendable () -> Void = {
             screen.close()
         }
     }
+
+    // The app paints the frame's 60 lines into the renderer's buffer (`setString`), the
+    // renderer diffs and draws what changed. Renderer and backend are main-actor isolated, and
+    // package-benchmark runs benchmarks on the cooperative pool: the benchmark hops to the main
+    // actor (not measured) and measures there. ncurses is used by one thread at a time.
+    for change in FrameChange.allCases {
+        Benchmark("frame/200x60 \(change.rawValue)/TerminalUI diff", configuration: budget(iterations: 5_000)) {
+            benchmark async in
+            nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
+            await MainActor.run {
+                guard let (renderer, frames) = screen.openRenderer() else {
+                    benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
+                    return
+                }
+                let frame = change.frame(benchmark.currentIteration, from: frames.text)
+                benchmark.startMeasurement()
+                renderer.draw { buffer in
+                    for row in 0..<rows { buffer.setString(frame.strings[row], x: 0, y: row) }
+                }
+                benchmark.stopMeasurement()
+                blackHole(renderer.lastChangedCellCount)
+            }
+        } teardown: {
+            screen.close()
+        }
+    }
+
+    // The renderer alone: the frame is a finished `Buffer` (painted before), `render(_:)` diffs it
+    // and draws what changed. The difference from "TerminalUI diff" is the cost of painting.
+    for change in FrameChange.allCases {
+        Benchmark(
+            "frame/200x60 \(change.rawValue)/TerminalUI render prepainted", configuration: budget(iterations: 5_000)
+        ) { benchmark async in
+            nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
+            await MainActor.run {
+                guard let (renderer, frames) = screen.openRenderer() else {
+                    benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
+                    return
+                }
+                let frame = change.frame(benchmark.currentIteration, from: frames.buffers)
+                benchmark.startMeasurement()
+                renderer.render(frame)
+                benchmark.stopMeasurement()
+                blackHole(renderer.lastChangedCellCount)
+            }
+        } teardown: {
+            screen.close()
+        }
+    }
+}
+
+/// A TerminalUI backend drawing to the current ncurses screen exactly as `NcursesBackend` does
+/// for plain-styled cells (no colors: the frames are plain text).
+@MainActor
+final class CursesBackend: Backend {
+    let size = Size(width: columns, height: rows)
+    private var wide: [wchar_t] = []
+
+    func draw(_ runs: [CellRun], from buffer: Buffer) {
+        for run in runs {
+            var segmentStart = run.x
+            var segmentStyle: Style?
+            wide.removeAll(keepingCapacity: true)
+            for x in run.x..<(run.x + run.count) {
+                let cell = buffer[x, run.y]
+                if cell.isContinuation { continue }
+                if cell.style != segmentStyle {
+                    if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
+                    segmentStart = x
+                    segmentStyle = cell.style
+                }
+                wide.append(wchar_t(bitPattern: cell.code))
+            }
+            if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
+        }
+    }
+
+    private func write(y: Int, x: Int, style: Style) {
+        guard !wide.isEmpty else { return }
+        _ = CBenchCurses_attr_set(CBenchCurses_a_normal(), 0)
+        wide.withUnsafeBufferPointer { p in
+            _ = CBenchCurses_mvaddnwstr(Int32(y), Int32(x), p.baseAddress, Int32(p.count))
+        }
+        wide.removeAll(keepingCapacity: true)
+    }
+
+    func flush() { CBenchCurses_flush() }
+    func clear() {}
+    func setCursor(_ position: Point?) {}
+}
+
+/// The frames as the Tether side uses them: the same text as Swift strings, and as buffers.
+struct TerminalFrames {
+    struct Text {
+        let strings: [String]
+    }
+    let text: (a: Text, b: Text, aWithOneLineOfB: Text)
+    let buffers: (a: Buffer, b: Buffer, aWithOneLineOfB: Buffer)
+
+    init(_ frames: Frames) {
+        func strings(_ lines: [[CChar]]) -> Text {
+            Text(strings: lines.map { line in line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } })
+        }
+        text = (strings(frames.a), strings(frames.b), strings(frames.aWithOneLineOfB))
+        buffers = (
+            Buffer(lines: text.a.strings), Buffer(lines: text.b.strings), Buffer(lines: text.aWithOneLineOfB.strings)
+        )
+    }
 }
 
 /// What differs between one frame and the next.
@@ -42,6 +158,15 @@ enum FrameChange: String, CaseIterable {
     /// The frame to draw at `iteration`: frames alternate so that exactly what `self` says differs
     /// from the frame drawn before.
     func frame(_ iteration: Int, from frames: Frames) -> [[CChar]] {
+        pick(iteration, (frames.a, frames.b, frames.aWithOneLineOfB))
+    }
+
+    /// `frame(_:from:)` for any representation of the three frames.
+    func frame<T>(_ iteration: Int, from frames: (a: T, b: T, aWithOneLineOfB: T)) -> T {
+        pick(iteration, frames)
+    }
+
+    private func pick<T>(_ iteration: Int, _ frames: (a: T, b: T, aWithOneLineOfB: T)) -> T {
         switch self {
         case .allChanged: iteration.isMultiple(of: 2) ? frames.a : frames.b
         case .oneLineChanged: iteration.isMultiple(of: 2) ? frames.a : frames.aWithOneLineOfB
@@ -70,9 +195,20 @@ struct Frames {
 
 /// The one ncurses screen the frame benchmarks share, opened on first use. Used from the
 /// benchmark thread only.
-final class ScreenBox {
+final class ScreenBox: @unchecked Sendable {
     private var screen: OpaquePointer?
     private var frames: Frames?
+    private var renderer: (Renderer, TerminalFrames)?
+
+    /// Opens the screen and a renderer drawing to it through ``CursesBackend``.
+    @MainActor
+    func openRenderer() -> (Renderer, TerminalFrames)? {
+        if let renderer { return renderer }
+        guard let frames = open() else { return nil }
+        let made = (Renderer(backend: CursesBackend()), TerminalFrames(frames))
+        renderer = made
+        return made
+    }
 
     func open() -> Frames? {
         if let frames { return frames }
@@ -86,5 +222,6 @@ final class ScreenBox {
         if let screen { CBenchCurses_close(screen) }
         screen = nil
         frames = nil
+        renderer = nil
     }
 }

@@ -2,6 +2,7 @@ import Benchmark
 import OpenCombine
 import Support
 import Synchronization
+import Tether
 
 // Tasks bound to values and owners: how fast a cancelled loop exits, and what a task per value
 // costs.
@@ -33,6 +34,39 @@ let benchmarks: @Sendable () -> Void = {
         feed.finish()
     }
 
+    // MARK: Tether: the owner's bag ends → its stored task's `for await` loop exits
+
+    // As the raw one, but the task is stored in a tracked owner's bag (`Task.store(in: bag)`) and
+    // measured from `bag.dispose()`. Each sample runs in a dedicated ledger, on and off.
+    for enabled in [true, false] {
+        Benchmark(
+            "cancel-to-loop-exit/1 task/Tether Task.store(in:) ledger \(enabled ? "on" : "off")",
+            configuration: budget(seconds: 2, iterations: 5_000)
+        ) { benchmark async in
+            let ledger = Ledger(isEnabled: enabled)
+            await Ledger.$current.withValue(ledger) {
+                let (values, feed) = AsyncStream.makeStream(of: Int.self)
+                let (events, signal) = AsyncStream.makeStream(of: LoopEvent.self)
+                let owner = TaskOwner()
+                Task {
+                    for await _ in values { signal.yield(.entered) }
+                    signal.yield(.exited)
+                }.store(in: owner.bag)
+                var heard = events.makeAsyncIterator()
+                feed.yield(0)
+                _ = await heard.next()  // .entered
+                await Task.yield()
+                benchmark.startMeasurement()
+                owner.bag.dispose()
+                _ = await heard.next()  // .exited
+                benchmark.stopMeasurement()
+                feed.finish()
+                blackHole(owner)
+            }
+            blackHole(ledger.counters)
+        }
+    }
+
     // MARK: A Task per value (asyncSink's alternative)
 
     // Values sent through a subject whose sink starts a Task for each; measured until every task
@@ -55,6 +89,42 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         cancellable.cancel()
     }
+
+    // MARK: Tether: asyncSink, per value
+
+    // As the Task per value: 1000 sends through `asyncSink` (overlap `.concurrent`: a task per
+    // value), measured until every body has run.
+    for enabled in [true, false] {
+        Benchmark(
+            "per-value/1000 values/Tether asyncSink ledger \(enabled ? "on" : "off")",
+            configuration: budget(scaling: .kilo)
+        ) { benchmark async in
+            let ledger = Ledger(isEnabled: enabled)
+            await Ledger.$current.withValue(ledger) {
+                let count = benchmark.scaledIterations.count
+                let subject = PassthroughSubject<Int, Never>()
+                let (done, finished) = AsyncStream.makeStream(of: Void.self)
+                let ran = Countdown(count) { finished.yield() }
+                let cancellable = subject.asyncSink { value in
+                    blackHole(value)
+                    ran.tick()
+                }
+                var waiter = done.makeAsyncIterator()
+                benchmark.startMeasurement()
+                for value in benchmark.scaledIterations { subject.send(value) }
+                _ = await waiter.next()
+                benchmark.stopMeasurement()
+                cancellable.cancel()
+            }
+            blackHole(ledger.counters)
+        }
+    }
+}
+
+/// An owner whose tracked bag holds a task.
+final class TaskOwner: Sendable {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
 }
 
 enum LoopEvent: Sendable { case entered, exited }
