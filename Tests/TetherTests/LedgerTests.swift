@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Tether
@@ -221,5 +222,59 @@ private final class ChildModel {
         let snapshot = fixture.ledger.snapshot()
         #expect(snapshot.counters == LedgerSnapshot.Counters())
         #expect(snapshot.owners.isEmpty)
+    }
+}
+
+/// A manual clock that counts how many actions were scheduled on it.
+private final class CountingClock: TetherClock {
+    let base = ManualClock()
+    private let scheduled = Mutex(0)
+
+    var count: Int { scheduled.withLock { $0 } }
+    var now: Duration { base.now }
+
+    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        scheduled.withLock { $0 += 1 }
+        return base.schedule(at: deadline, action)
+    }
+
+    func sleep(until deadline: Duration) async throws { try await base.sleep(until: deadline) }
+}
+
+@Suite struct LedgerVerdictBatchingTests {
+    @Test func ownersEndingInQuickSuccessionShareVerdictTimers() {
+        let clock = CountingClock()
+        let ledger = Ledger(clock: clock)
+        var kept: [Model] = []
+        for _ in 0..<100 {
+            let model = Ledger.$current.withValue(ledger) { Model() }
+            model.bag.dispose()
+            kept.append(model)  // every owner leaks: each one must be judged
+            clock.base.advance(by: .milliseconds(1))
+        }
+        // The last owner ended at 99 ms; none may be judged before its 300 ms have passed.
+        clock.base.advance(to: .milliseconds(398))
+        #expect(ledger.counters.leaks < 100)
+        clock.base.advance(to: .milliseconds(440))
+        #expect(ledger.counters.leaks == 100)
+        // One timer per tenth of the grace period at most, not one per owner.
+        #expect(clock.count <= 5)
+        kept.removeAll()
+        #expect(ledger.counters.leaks == 0)
+    }
+
+    @Test func noOwnerIsJudgedBeforeItsGracePeriodEnds() {
+        let fixture = LedgerFixture()
+        let first = fixture.run { Model() }
+        let second = fixture.run { Model() }
+        first.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(10))
+        second.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(290))  // first's grace ends
+        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == [first.bag.lifetime.ownerID!])
+        fixture.clock.advance(by: .milliseconds(9))  // second's has not
+        #expect(fixture.ledger.counters.leaks == 1)
+        fixture.clock.advance(by: .milliseconds(30))
+        #expect(fixture.ledger.counters.leaks == 2)
     }
 }

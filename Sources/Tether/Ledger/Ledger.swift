@@ -203,7 +203,7 @@ public final class Ledger: Sendable {
             return !due.isEmpty
         }
         if found { changed() }
-        scheduleVerdictsIfNeeded()
+        scheduleVerdictsIfNeeded(notBefore: now + gracePeriod / 10)
     }
 
     // MARK: - Recording (used by Tether's binding APIs)
@@ -341,11 +341,18 @@ public final class Ledger: Sendable {
         for handler in handlers { handler() }
     }
 
-    private func scheduleVerdictsIfNeeded() {
+    /// Schedules the next verdict for the earliest pending deadline, but not before `notBefore`.
+    ///
+    /// After a verdict runs, the next is due as soon as the next owner's grace period ends —
+    /// with owners ending continuously, microseconds later. Scheduling each one would start a
+    /// timer per owner (on the system clock, a sleeping task each, competing with the app's own
+    /// work); rescheduling at most every tenth of the grace period judges them in batches, each
+    /// at most that much late.
+    private func scheduleVerdictsIfNeeded(notBefore: Duration = .zero) {
         let deadline = state.withLock { state -> Duration? in
             guard !state.verdictScheduled, let first = state.pending.first else { return nil }
             state.verdictScheduled = true
-            return first.deadline
+            return max(first.deadline, notBefore)
         }
         if let deadline { scheduleVerdicts(at: deadline) }
     }
