@@ -13,7 +13,8 @@ public struct LabDump: Codable, Equatable, Sendable {
         public var leaks: Int
         public var zombies: Int
 
-        public init(viewModels: Int, subscriptions: Int, tasks: Int, observers: Int, leaks: Int, zombies: Int) {
+        public init(viewModels: Int, subscriptions: Int, tasks: Int, observers: Int, leaks: Int, zombies: Int)
+        {
             self.viewModels = viewModels
             self.subscriptions = subscriptions
             self.tasks = tasks
@@ -25,7 +26,8 @@ public struct LabDump: Codable, Equatable, Sendable {
         public init(_ counters: LedgerSnapshot.Counters) {
             self.init(
                 viewModels: counters.owners, subscriptions: counters.subscriptions, tasks: counters.tasks,
-                observers: counters.observers + counters.bindings, leaks: counters.leaks, zombies: counters.zombies)
+                observers: counters.observers + counters.bindings, leaks: counters.leaks,
+                zombies: counters.zombies)
         }
     }
 

@@ -21,7 +21,8 @@ public final class LabEnvironment {
     /// request a frame.
     public var onChange: (@MainActor () -> Void)?
 
-    public init(clock: any TetherClock, gracePeriod: Duration = .milliseconds(300), device: Device = Device()) {
+    public init(clock: any TetherClock, gracePeriod: Duration = .milliseconds(300), device: Device = Device())
+    {
         self.clock = clock
         self.ledger = Ledger(clock: clock, gracePeriod: gracePeriod)
         self.device = device

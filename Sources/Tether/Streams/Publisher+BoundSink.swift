@@ -29,7 +29,6 @@ extension Publisher where Failure == Never {
         lifetime.insert(.cancellable(CancellableBox(cancellable)), entry: entry)
     }
 
-
     /// Subscribes with a subscription *attributed* to `lifetime`'s owner but not bound to it: the
     /// naive stored-elsewhere subscription, made visible.
     ///

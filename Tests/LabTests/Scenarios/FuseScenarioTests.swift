@@ -1,7 +1,7 @@
 import Foundation
 import Lab
-import Testing
 import TerminalUI
+import Testing
 import Tether
 
 /// Scenario 3: the fuse ends the long-lived consumer's subscription with its forwarder; the
