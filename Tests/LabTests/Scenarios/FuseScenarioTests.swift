@@ -1,5 +1,6 @@
 import Foundation
 import Lab
+import TerminalUI
 import Testing
 import Tether
 
@@ -18,7 +19,8 @@ import Tether
     }
 
     @Test func boundDismissalBlowsTheFuseAndTheConsumerSeesFinished() async throws {
-        let lab = HeadlessLab()
+        // Wide enough that the consumer's status line is not wrapped beside the inspector.
+        let lab = HeadlessLab(size: Size(width: 160, height: 40))
         let baseline = lab.dump().counters
         await lab.run(try KeyScript.parse("3 r r Esc wait:400 r"))
         #expect(lab.dump().counters == baseline)
