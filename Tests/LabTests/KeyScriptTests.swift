@@ -87,7 +87,7 @@ import Testing
             #expect(help.contains("  \(scenario.number) \(scenario.title) "), "scenario \(scenario.id)")
         }
         for line in [
-            "p   cycle the overlap policy", "←/→  change A", "↑/↓  change B", "b    bind A and B",
+            "p    cycle the overlap policy", "←/→  change A", "↑/↓  change B", "b    bind A and B",
             "u    unbind", "d    disable or re-enable", "o    make the tally obsolete", "c    cleanse",
             "n    cover the screen",
         ] {
