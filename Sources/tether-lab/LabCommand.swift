@@ -50,7 +50,4 @@ struct LabCommand: ParsableCommand {
         help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N")
     )
     var soak: Int?
-
-    @Flag(help: .hidden)
-    var probe = false
 }

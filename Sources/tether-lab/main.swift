@@ -37,18 +37,13 @@ do {
     fail(first)
 }
 
-let scenarios =
-    command.probe ? [ProbeScenario.scenario()] + Scenarios.all.filter { $0.number != 1 } : Scenarios.all
+let scenarios = Scenarios.all
 let environmentVariables = Terminal.environment
 
 if let n = command.soak {
     guard n > 0 else { fail("bad --soak count \(n) (expected a positive number)") }
     guard command.keys == nil, command.script == nil, command.dump == nil else {
         fail("--soak runs by itself; it takes no --keys, --script or --dump")
-    }
-    guard !scenarios.isEmpty else {
-        Terminal.printError("tether-lab: no scenarios to soak yet")
-        exit(2)
     }
     runOnMainActor {
         let report = await Soak.run(cycles: n, scenarios: scenarios)

@@ -5,34 +5,50 @@ import Testing
 /// The real binary's command line: flags, output, exit codes, one-line errors.
 @Suite struct CLITests {
     @Test func headlessPrintsTheDesignsJSON() throws {
-        let r = try LabBinary.run(["--headless", "--probe", "--keys", "1 r r"])
+        let r = try LabBinary.run(["--headless", "--keys", "1 r r"])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty)
         let dump = try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8))
-        #expect(dump.stack == ["home", "probe"])
+        #expect(dump.stack == ["home", "orientation"])
         #expect(dump.orientation == "portraitUpsideDown")
         #expect(dump.counters.viewModels == 1)
+        #expect(dump.counters.subscriptions == 1 && dump.counters.tasks == 1, "publisher and sequence")
     }
 
     @Test func bundledScriptsRunFromAnyDirectory() throws {
-        let bound = try LabBinary.run(["--headless", "--probe", "--script", "bound-orientation"])
+        let bound = try LabBinary.run(["--headless", "--script", "bound-orientation"])
         #expect(bound.status == 0)
         let b = try JSONDecoder().decode(LabDump.self, from: Data(bound.stdout.utf8))
-        #expect(b.counters.leaks == 0 && b.counters.viewModels == 0 && b.stack == ["home"])
-        let leaky = try LabBinary.run(["--headless", "--probe", "--script", "leaky-orientation.keys"])
+        #expect(b.counters == zeroCounters && b.stack == ["home"])
+        let leaky = try LabBinary.run(["--headless", "--script", "leaky-orientation.keys"])
+        #expect(leaky.status == 0)
         let l = try JSONDecoder().decode(LabDump.self, from: Data(leaky.stdout.utf8))
-        #expect(l.leaks.count == 1)
-        #expect(l.leaks.first?.site.hasPrefix("ProbeScenario.swift:") == true)
+        #expect(l.leaks.map(\.owner) == ["OrientationViewModel#1"])
+        #expect(l.leaks.map(\.kind) == ["task"])
+        #expect(l.leaks.first?.site.hasPrefix("OrientationViewModel.swift:") == true)
+        #expect(l.counters.zombies == 2, "the two rotations after the dismissal reach the dead loop")
+    }
+
+    /// The tour presents every scenario in both modes: bound ends where it began, leaky leaves
+    /// one leak per scenario, each named by its own view model.
+    @Test func tourVisitsEveryScenarioInBothModes() throws {
+        let r = try LabBinary.run(["--headless", "--script", "tour"])
+        #expect(r.status == 0)
+        let dump = try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8))
+        #expect(dump.stack == ["home"])
+        #expect(dump.mode == "leaky")
+        #expect(dump.leaks.count == Scenarios.all.count, "one leak per scenario")
     }
 
     @Test func scriptFilesWithComments() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lab-\(UUID()).keys")
         try "# present and rotate\n1\nr # once\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let r = try LabBinary.run(["--headless", "--probe", "--script", file.path])
+        let r = try LabBinary.run(["--headless", "--script", file.path])
         #expect(r.status == 0)
-        #expect(
-            try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8)).orientation == "landscapeLeft")
+        let dump = try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8))
+        #expect(dump.orientation == "landscapeLeft")
+        #expect(dump.stack == ["home", "orientation"])
     }
 
     @Test func dumpScreenPrintsTheLastFrame() throws {
@@ -91,16 +107,20 @@ import Testing
         #expect(version.stdout == LabResources.version + "\n")
     }
 
-    @Test func soakSaysWhenThereIsNothingToSoak() throws {
-        if Scenarios.all.isEmpty {
-            let r = try LabBinary.run(["--soak", "2"])
-            #expect(r.status == 2)
-            #expect(r.stderr == "tether-lab: no scenarios to soak yet\n")
-        }
-        let probe = try LabBinary.run(["--soak", "3", "--probe"])
-        #expect(probe.status == 0)
-        #expect(probe.stdout.contains("cycles/s"))
-        #expect(probe.stdout.contains("peak RSS"))
-        #expect(probe.stdout.contains("soak passed"))
+    @Test func soakCyclesEveryScenarioAndPasses() throws {
+        let r = try LabBinary.run(["--soak", "3"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        #expect(r.stdout.contains("bound: 3 cycles") && r.stdout.contains("leaky: 3 cycles"))
+        #expect(r.stdout.contains("cycles/s"))
+        #expect(r.stdout.contains("peak RSS"))
+        #expect(r.stdout.contains("ledger totals after quit: bound viewModels 0 subscriptions 0 tasks 0"))
+        #expect(r.stdout.hasSuffix("soak passed\n"))
+    }
+
+    @Test func theRetiredProbeFlagIsRejected() throws {
+        let r = try LabBinary.run(["--headless", "--probe"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "tether-lab: unknown option '--probe' (see --help)\n")
     }
 }

@@ -1,73 +1,180 @@
 import Foundation
 import Glibc
+import TerminalUI
 import Testing
 
-/// The real `tether-lab` on a pseudo-terminal: keys in, screen out, the terminal restored.
-/// Every wait is an assertion that waits until it holds, bounded by a timeout.
+/// The real `tether-lab` on a pseudo-terminal (TerminalUI's `PseudoTerminal`): keys in, screen
+/// out, the terminal restored. Every wait is a condition that waits until it holds, bounded by
+/// a timeout — except the idle check, whose point is a window in which nothing happens.
 @Suite(.serialized) struct EndToEndTests {
     static let leaveAlternateScreen = "\u{1B}[?1049l"
 
-    func start(width: Int = 120, height: Int = 40, environment extra: [String: String] = [:]) throws
+    func start(size: Size = Size(width: 120, height: 40), environment extra: [String: String] = [:]) throws
         -> PseudoTerminal
     {
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
         if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
         for (k, v) in extra { env[k] = v }
-        return try PseudoTerminal(
-            LabBinary.path, arguments: ["--probe"], environment: env, width: width, height: height)
+        return try PseudoTerminal(executable: LabBinary.path, environment: env, size: size)
+    }
+
+    /// Starts the lab and waits until home is drawn and the terminal is in raw mode.
+    func startHome(size: Size = Size(width: 120, height: 40), environment: [String: String] = [:]) throws
+        -> PseudoTerminal
+    {
+        let pty = try start(size: size, environment: environment)
+        #expect(pty.waitFor("Scenarios"))
+        #expect(pty.waitFor("Inspector"))
+        #expect(pty.waitUntil { _ in !pty.isCooked }, "the lab reads keys in raw mode")
+        return pty
     }
 
     @Test func homeIsDrawnAndKeysChangeTheScreen() throws {
-        let pty = try start()
+        let pty = try startHome()
         #expect(pty.waitFor("Tether Lab"))
-        #expect(pty.waitFor("Scenarios"))
-        #expect(pty.waitFor("Inspector"))
+        #expect(pty.waitFor("Orientation"))
         var mark = pty.output.count
-        pty.send("1")
-        #expect(pty.waitFor("Probe (bound)", since: mark))
-        #expect(pty.waitFor("presented probe (bound)", since: mark))
+        pty.send(.character("1"))
+        #expect(pty.waitFor("Orientation (bound)", since: mark))
+        #expect(pty.waitFor("Portrait from publisher", since: mark))
         mark = pty.output.count
-        pty.send("r")
+        pty.send(.character("r"))
         #expect(pty.waitFor("landscapeLeft", since: mark))
         mark = pty.output.count
-        pty.send("\u{1B}")
-        #expect(pty.waitFor("dismissed probe", since: mark))
+        pty.send(.escape)
+        #expect(pty.waitFor("dismissed", since: mark))
         mark = pty.output.count
-        pty.send("m")
+        pty.send(.character("m"))
         #expect(pty.waitFor("leaky", since: mark))
         mark = pty.output.count
-        pty.send("?")
+        pty.send(.character("1"))
+        #expect(pty.waitFor("Orientation (leaky)", since: mark))
+        mark = pty.output.count
+        pty.send(.escape)
+        #expect(
+            pty.waitFor("OrientationViewModel.swift:", since: mark),
+            "the leak is named after the grace period")
+        mark = pty.output.count
+        pty.send(.character("?"))
         #expect(pty.waitFor("Rotate the device", since: mark))
-        pty.send("q")
+        pty.send(.escape)
+        pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
-        #expect(pty.text.hasSuffix(Self.leaveAlternateScreen) || pty.text.contains(Self.leaveAlternateScreen))
+        #expect(pty.outputText.contains(Self.leaveAlternateScreen))
+        #expect(pty.isCooked)
+    }
+
+    @Test func quitRestoresTheTerminal() throws {
+        let pty = try startHome()
+        pty.send(.character("1"))
+        #expect(pty.waitFor("Orientation (bound)"))
+        let mark = pty.output.count
+        pty.send(.character("q"))
+        #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.outputText(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(pty.isCooked, "canonical mode with echo again")
     }
 
     @Test func sigtermRestoresTheTerminal() throws {
-        let pty = try start()
-        #expect(pty.waitFor("Scenarios"))
+        let pty = try startHome()
         let mark = pty.output.count
-        kill(pty.pid, SIGTERM)
+        pty.signal(SIGTERM)
         // TerminalUI re-raises the signal after restoring the terminal; where the signal is
         // blocked on the thread that re-raises it, the lab exits with 128 + 15 instead.
         let end = pty.waitForExit()
         #expect(end == .signaled(SIGTERM) || end == .exited(128 + SIGTERM))
-        #expect(pty.text(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(pty.outputText(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(pty.isCooked)
     }
 
     @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
-        let pty = try start()
-        #expect(pty.waitFor("Scenarios"))
+        let pty = try startHome()
         let mark = pty.output.count
-        pty.send("\u{03}")
+        pty.send(.ctrl("c"))
         #expect(pty.waitForExit() != nil)
-        #expect(pty.text(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(pty.outputText(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(pty.isCooked)
+    }
+
+    /// An idle lab blocks until a key, a signal or its own timer. At home, before anything
+    /// ran on the global executor, the process makes no voluntary context switch at all over a
+    /// quiet window. After a sheet was presented and dismissed, the lab's own (main) thread stays
+    /// asleep; the process as a whole may wake about once a second, because once Swift's global
+    /// executor has run a task, Linux libdispatch keeps a 1 Hz pool monitor on its manager thread
+    /// (`_dispatch_workq_monitor_pools`) — not the lab's doing, and not something it can turn off.
+    /// The windows are the one wait here that is not a condition: idleness is what they measure.
+    @Test func idleLabDoesNotWakeUp() throws {
+        let pty = try startHome()
+        idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
+        var before = try #require(pty.voluntaryContextSwitches)
+        idle(pty, for: .milliseconds(1500))
+        var after = try #require(pty.voluntaryContextSwitches)
+        #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s at home")
+
+        pty.send(.character("1"))
+        #expect(pty.waitFor("Orientation (bound)"))
+        pty.send(.escape)
+        #expect(pty.waitFor("dismissed"))
+        idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
+        before = try #require(pty.voluntaryContextSwitches)
+        let mainBefore = try #require(Self.mainThreadSwitches(pty.pid))
+        idle(pty, for: .seconds(2))
+        after = try #require(pty.voluntaryContextSwitches)
+        let mainAfter = try #require(Self.mainThreadSwitches(pty.pid))
+        #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+        #expect(after - before <= 3, "\(after - before) wake-ups in 2 s after a sheet")
+        pty.send(.character("q"))
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    /// Reads the lab's output for `duration` without sending anything.
+    func idle(_ pty: PseudoTerminal, for duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end { pty.pump() }
+    }
+
+    /// Voluntary context switches of the process's main thread (where the lab runs), from /proc.
+    static func mainThreadSwitches(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+        else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap {
+            Int($0.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
+        }
     }
 
     @Test func tooSmallSaysHowBigItMustBe() throws {
-        let pty = try start(width: 60, height: 15)
+        let pty = try start(size: Size(width: 60, height: 15))
         #expect(pty.waitFor("needs 80×24, have 60×15"))
-        pty.send("q")
+        let mark = pty.output.count
+        pty.resize(to: Size(width: 100, height: 30))
+        #expect(pty.waitFor("Scenarios", since: mark), "growing the terminal brings the lab back")
+        pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
+        #expect(pty.isCooked)
+    }
+
+    @Test func noColorWritesNoColorEscapes() throws {
+        let pty = try startHome(environment: ["NO_COLOR": "1"])
+        pty.send(.character("m"))
+        pty.send(.character("1"))
+        #expect(pty.waitFor("Orientation (leaky)"))
+        pty.send(.escape)
+        #expect(pty.waitFor("OrientationViewModel.swift:"), "a leak, which color would paint red")
+        pty.send(.character("q"))
+        #expect(pty.waitForExit() == .exited(0))
+        let colors = Self.colorParameters(in: pty.outputText)
+        #expect(colors.isEmpty, "color SGR parameters: \(colors.prefix(5))")
+        #expect(!Self.colorParameters(in: "a\u{1B}[1;31mb\u{1B}[48;5;4mc").isEmpty, "the check sees color")
+    }
+
+    /// The SGR sequences (`ESC [ … m`) in `text` that set a foreground or background color.
+    static func colorParameters(in text: String) -> [String] {
+        text.matches(of: /\x1B\[([0-9;:]*)m/).map { String($0.output.1) }.filter { params in
+            params.split(whereSeparator: { $0 == ";" || $0 == ":" }).contains { p in
+                guard let n = Int(p) else { return false }
+                return (30...49).contains(n) || (90...107).contains(n)
+            }
+        }
     }
 }

@@ -3,8 +3,8 @@ import TerminalUI
 import Testing
 import Tether
 
-/// A seeded random-key fuzz of the headless lab: it must never crash, and in bound mode
-/// nothing may be left after `q`.
+/// A seeded random-key fuzz of the headless lab over the real scenarios, their own keys
+/// included: it must never crash, and in bound mode nothing may be left after `q`.
 @MainActor
 @Suite struct FuzzTests {
     /// SplitMix64: a small deterministic generator, so a failing seed can be replayed.
@@ -19,20 +19,13 @@ import Tether
         }
     }
 
-    static var scenarios: [Scenario] {
-        Scenarios.all.isEmpty
-            ? [
-                FakeScenario.make(number: 1, id: "one"), ProbeScenario.scenario(number: 2),
-                FakeScenario.make(number: 3, id: "three"),
-            ]
-            : Scenarios.all
-    }
-
     static func keys(count: Int, seed: UInt64, allowModeSwitch: Bool) -> [KeyStep] {
         var rng = SplitMix(state: seed)
         var pool: [KeyStep] = [
             "1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
             "Tab", "Space", "Left", "Right", "PageDown", "Home", "x", "0", "Backspace", "F1",
+            // The scenarios' own keys: lifecycle's cover, asyncSink's policy, Observed's handles.
+            "n", "p", "b", "u", "d", "o", "c",
         ].map { .key(Key(name: $0)!) }
         pool += [.wait(.milliseconds(0)), .wait(.milliseconds(50)), .wait(.milliseconds(350))]
         if allowModeSwitch { pool.append(.key(.character("m"))) }
@@ -41,7 +34,7 @@ import Tether
 
     @Test(arguments: [UInt64(1), 2, 3])
     func boundModeNeverCrashesAndLeavesNothing(seed: UInt64) async {
-        let lab = HeadlessLab(scenarios: Self.scenarios)
+        let lab = HeadlessLab(scenarios: Scenarios.all)
         await lab.run(Self.keys(count: 1000, seed: seed, allowModeSwitch: false))
         #expect(!lab.hasQuit)
         await lab.press(.character("q"))
@@ -54,7 +47,7 @@ import Tether
             (UInt64(7), Size(width: 120, height: 40)), (8, Size(width: 80, height: 24)),
             (9, Size(width: 30, height: 6)),
         ] {
-            let lab = HeadlessLab(size: size, scenarios: Self.scenarios)
+            let lab = HeadlessLab(size: size, scenarios: Scenarios.all)
             await lab.run(Self.keys(count: 700, seed: seed, allowModeSwitch: true))
             await lab.press(.character("q"))
             #expect(lab.hasQuit)

@@ -33,6 +33,32 @@ import Testing
         #expect(LabResources.script(named: "bound-orientation.keys") != nil)
         #expect(LabResources.script(named: "nope") == nil)
     }
+
+    /// The tour presents every scenario with its own keys, bound then leaky: the bound half
+    /// ends at the baseline, the leaky half leaves one leak per scenario.
+    @MainActor
+    @Test func tourVisitsEveryScenarioAndBoundEndsAtBaseline() async throws {
+        let steps = try KeyScript.parse(try #require(LabResources.script(named: "tour")), comments: true)
+        let modeSwitch = try #require(steps.firstIndex(of: .key(.character("m"))))
+        let presented = Set(
+            steps.compactMap { step -> Int? in
+                guard case .key(.character(let c)) = step else { return nil }
+                return c.wholeNumberValue
+            })
+        #expect(presented == Set(Scenarios.all.map(\.number)))
+        let lab = HeadlessLab()
+        await lab.run(Array(steps[..<modeSwitch]))
+        #expect(lab.dump().counters == zeroCounters)
+        #expect(lab.dump().stack == ["home"])
+        await lab.run(Array(steps[modeSwitch...]))
+        let owners = lab.dump().leaks.map { String($0.owner.prefix { $0 != "#" }) }
+        #expect(
+            owners == [
+                "OrientationViewModel", "LiveDataViewModel", "ForwarderViewModel", "AsyncSinkViewModel",
+                "ObservedViewModel", "LifecycleViewModel",
+            ])
+        #expect(lab.dump().stack == ["home"])
+    }
 }
 
 @MainActor
@@ -53,6 +79,21 @@ import Testing
         #expect(!help.contains("{{keys}}"))
         #expect(help.contains("Rotate the device"))
         #expect(help.contains("Everywhere"))
+    }
+
+    @Test func helpDescribesEveryScenarioAndItsOwnKeys() {
+        let help = KeyMap.bundled.helpText
+        for scenario in Scenarios.all {
+            #expect(help.contains("  \(scenario.number) \(scenario.title) "), "scenario \(scenario.id)")
+        }
+        for line in [
+            "p    cycle the overlap policy", "←/→  change A", "↑/↓  change B", "b    bind A and B",
+            "u    unbind", "d    disable or re-enable", "o    make the tally obsolete", "c    cleanse",
+            "n    cover the screen",
+        ] {
+            #expect(help.contains(line), "\(line)")
+        }
+        #expect(!help.lowercased().contains("probe"))
     }
 
     @Test func badLinesAreRejectedWithTheirNumber() {

@@ -60,7 +60,7 @@ final class HomeScreen: Screen {
         let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
         guard !inner.isEmpty else { return }
         let next = environment.mode
-        let intro: [Line] = [
+        var intro: [Line] = [
             Line("Present a scenario as a sheet, rotate with r, dismiss with Esc, and watch the inspector."),
             Line([
                 Span("The next sheet is presented "),
@@ -71,24 +71,73 @@ final class HomeScreen: Screen {
                         : ": something outlives it (m for bound)."),
             ]),
         ]
-        let introHeight = min(
-            inner.height, intro.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count })
-        let parts = inner.rows([.fixed(introHeight), .fixed(1), .fill()])
+        // The list comes first: with little room the spacer goes, then the intro's first line.
+        var introHeight = wrappedHeight(intro, width: inner.width)
+        var spacer = 1
+        if introHeight + spacer + scenarios.count > inner.height { spacer = 0 }
+        if introHeight + spacer + scenarios.count > inner.height, intro.count > 1 {
+            intro.removeFirst()
+            introHeight = wrappedHeight(intro, width: inner.width)
+        }
+        introHeight = min(inner.height, introHeight)
+        let parts = inner.rows([.fixed(introHeight), .fixed(spacer), .fill()])
         Paragraph(intro, style: theme.dimmed).render(into: &buffer, area: parts[0])
         guard scenarios.isEmpty == false else {
             Paragraph("No scenarios yet.", style: theme.warning).render(into: &buffer, area: parts[2])
             return
         }
-        let items = scenarios.map { s in
-            Line([
-                Span("\(s.number)  ", style: theme.accent),
-                Span(s.title, style: .bold),
-                Span("  \(s.summary)", style: theme.text),
-                Span("  (\(s.seed))", style: theme.dimmed),
-            ])
+        var list = ListView([], style: theme.text, highlightStyle: theme.highlight)
+        let rowWidth = parts[2].width - CharacterWidth.of(list.highlightSymbol)
+        let titleWidth = scenarios.map { CharacterWidth.of($0.title) }.max() ?? 0
+        list.items = scenarios.map {
+            HomeScreen.row(for: $0, titleWidth: titleWidth, width: rowWidth, theme: theme)
         }
-        ListView(items, style: theme.text, highlightStyle: theme.highlight)
-            .render(into: &buffer, area: parts[2], state: &selection)
+        list.render(into: &buffer, area: parts[2], state: &selection)
+    }
+
+    private func wrappedHeight(_ lines: [Line], width: Int) -> Int {
+        lines.reduce(0) { $0 + Paragraph.wrap($1, width: width).count }
+    }
+
+    /// One row of the list, fitted to `width` columns: number, title (padded to `titleWidth` so
+    /// the summaries line up), summary and seed tag. When they do not all fit, the seed tag goes
+    /// first, then the summary is cut at a word boundary and ends with an ellipsis.
+    static func row(for scenario: Scenario, titleWidth: Int, width: Int, theme: Theme) -> Line {
+        let title =
+            scenario.title
+            + String(repeating: " ", count: max(0, titleWidth - CharacterWidth.of(scenario.title)))
+        let head = [Span("\(scenario.number)  ", style: theme.accent), Span(title, style: .bold)]
+        let summary = "  " + scenario.summary
+        let seed = "  (\(scenario.seed))"
+        let room = width - Line(head).width
+        if CharacterWidth.of(summary) + CharacterWidth.of(seed) <= room {
+            return Line(head + [Span(summary, style: theme.text), Span(seed, style: theme.dimmed)])
+        }
+        let ellipsis = theme.lines == .ascii ? "..." : "…"
+        let shown = "  " + truncated(scenario.summary, toWidth: room - 2, ellipsis: ellipsis)
+        return Line(head + [Span(shown, style: theme.text)])
+    }
+
+    /// `text` if it fits in `width` columns; otherwise as many whole words as fit with
+    /// `ellipsis` after them (cut mid-word only when not even the first word fits).
+    static func truncated(_ text: String, toWidth width: Int, ellipsis: String) -> String {
+        guard CharacterWidth.of(text) > width else { return text }
+        let room = width - CharacterWidth.of(ellipsis)
+        guard room > 0 else { return "" }
+        var kept = ""
+        for word in text.split(separator: " ") {
+            let candidate = kept.isEmpty ? String(word) : kept + " " + word
+            guard CharacterWidth.of(candidate) <= room else { break }
+            kept = candidate
+        }
+        if kept.isEmpty {
+            for character in text {
+                guard CharacterWidth.of(kept + String(character)) <= room else { break }
+                kept.append(character)
+            }
+        }
+        while let last = kept.last, ",;:".contains(last) { kept.removeLast() }
+        return kept + ellipsis
     }
 
     var keyHints: [KeyHint] { [] }

@@ -9,7 +9,7 @@ import Tether
 @MainActor
 @Suite struct FuseScenarioTests {
     @Test func consumerReceivesTheForwardersMappedOrientations() async throws {
-        let lab = HeadlessLab(size: Size(width: 160, height: 48))
+        let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("3 r r"))
         #expect(lab.dump().stack == ["home", "fuse"])
         #expect(lab.screenText.contains("Fuse (bound)"))
@@ -19,7 +19,8 @@ import Tether
     }
 
     @Test func boundDismissalBlowsTheFuseAndTheConsumerSeesFinished() async throws {
-        let lab = HeadlessLab(size: Size(width: 160, height: 48))
+        // Wide enough that the consumer's status line is not wrapped beside the inspector.
+        let lab = HeadlessLab(size: Size(width: 160, height: 40))
         let baseline = lab.dump().counters
         await lab.run(try KeyScript.parse("3 r r Esc wait:400 r"))
         #expect(lab.dump().counters == baseline)
@@ -33,7 +34,7 @@ import Tether
     }
 
     @Test func leakyConsumerKeepsReceivingNilNamedByTheHandOver() async throws {
-        let lab = HeadlessLab(size: Size(width: 160, height: 48))
+        let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("m 3 r r Esc wait:400 r r"))
         let dump = lab.dump()
         let line = try ScenarioSource.line(

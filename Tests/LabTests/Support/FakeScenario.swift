@@ -3,7 +3,8 @@ import TerminalUI
 
 @testable import Tether
 
-/// A scenario for testing the shell before the real ones land. Bound: a subscription and a
+/// A scenario whose behaviour the tests control, for testing the lab's shell apart from the
+/// real scenarios. Bound: a subscription and a
 /// task that ticks on the lab's clock, both in the view model's lifetime (a child of the
 /// sheet's). Leaky: a subscription kept alive by a cycle through the view model, attributed
 /// to it in the ledger, so it is named in the leak and its values after dismissal are zombies.
