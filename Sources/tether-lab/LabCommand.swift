@@ -50,4 +50,14 @@ struct LabCommand: ParsableCommand {
         help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N")
     )
     var soak: Int?
+
+    @Option(
+        name: .customLong("soak-modes"),
+        help: ArgumentHelp(
+            "Which modes the soak runs: bound, leaky or both (default). Under valgrind, run bound: "
+                + "leaky mode's cycles are leaks on purpose.", valueName: "bound|leaky|both"))
+    var soakModes: String?
+
+    @Flag(help: "Skip the soak's RSS growth check (meaningless under valgrind).")
+    var noRSSCheck = false
 }

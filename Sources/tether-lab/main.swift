@@ -45,11 +45,23 @@ if let n = command.soak {
     guard command.keys == nil, command.script == nil, command.dump == nil else {
         fail("--soak runs by itself; it takes no --keys, --script or --dump")
     }
+    let modes: [Mode]
+    switch command.soakModes ?? "both" {
+    case "both": modes = [.bound, .leaky]
+    case "bound": modes = [.bound]
+    case "leaky": modes = [.leaky]
+    case let other: fail("bad --soak-modes \"\(other)\" (expected bound, leaky or both)")
+    }
+    let checkRSS = !command.noRSSCheck
     runOnMainActor {
-        let report = await Soak.run(cycles: n, scenarios: scenarios)
+        let report = await Soak.run(cycles: n, scenarios: scenarios, modes: modes, checkRSS: checkRSS)
         for line in report.lines { print(line) }
         return report.passed ? 0 : 1
     }
+}
+
+if command.soakModes != nil || command.noRSSCheck {
+    fail("--soak-modes and --no-rss-check go with --soak")
 }
 
 if command.headless {

@@ -81,6 +81,11 @@ import Testing
         (["--bogus"], "tether-lab: unknown option '--bogus' (see --help)"),
         (["--keys", "1"], "tether-lab: --size, --keys, --script and --dump need --headless (see --help)"),
         (["--soak", "0"], "tether-lab: bad --soak count 0 (expected a positive number) (see --help)"),
+        (
+            ["--soak", "1", "--soak-modes", "some"],
+            "tether-lab: bad --soak-modes \"some\" (expected bound, leaky or both) (see --help)"
+        ),
+        (["--no-rss-check"], "tether-lab: --soak-modes and --no-rss-check go with --soak (see --help)"),
     ])
     func badInputIsOneLineAndExitCode2(arguments: [String], line: String) throws {
         let r = try LabBinary.run(arguments)
@@ -115,6 +120,14 @@ import Testing
         #expect(r.stdout.contains("cycles/s"))
         #expect(r.stdout.contains("peak RSS"))
         #expect(r.stdout.contains("ledger totals after quit: bound viewModels 0 subscriptions 0 tasks 0"))
+        #expect(r.stdout.hasSuffix("soak passed\n"))
+    }
+
+    @Test func soakCanRunBoundModeAloneWithoutTheRSSCheck() throws {
+        let r = try LabBinary.run(["--soak", "2", "--soak-modes", "bound", "--no-rss-check"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("bound: 2 cycles"))
+        #expect(!r.stdout.contains("leaky:"))
         #expect(r.stdout.hasSuffix("soak passed\n"))
     }
 
