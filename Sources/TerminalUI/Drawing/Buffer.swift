@@ -214,9 +214,9 @@ public struct Buffer: Sendable {
         let areaRight = area.right
         cells.withUnsafeMutableBufferPointer { cells in
             if cells[row + first].isContinuation, first > left { cells[row + first - 1].code = 0x20 }
-            for c in first..<end {
-                cells[row + c] = Cell(code: UInt32(bytes[c - x]), style: style)
-            }
+            let source = bytes.baseAddress! + (first - x)
+            let target = cells.baseAddress! + (row + first)
+            for k in 0..<(end - first) { target[k] = Cell(code: UInt32(source[k]), style: style) }
             if end < areaRight, cells[row + end].isContinuation { cells[row + end].code = 0x20 }
         }
         return end
