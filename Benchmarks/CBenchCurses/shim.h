@@ -43,6 +43,10 @@ static inline int CBenchCurses_mvaddnwstr(int y, int x, const wchar_t *s, int n)
     return mvaddnwstr(y, x, s, n);
 }
 
+/// Writes `n` bytes of printable ASCII at (y, x) with the current attributes (NcursesBackend's
+/// narrow write).
+static inline int CBenchCurses_mvaddnstr(int y, int x, const char *s, int n) { return mvaddnstr(y, x, s, n); }
+
 /// NcursesBackend's flush: `wnoutrefresh(stdscr)`, then `doupdate()`.
 static inline void CBenchCurses_flush(void) {
     wnoutrefresh(stdscr);

@@ -76,6 +76,8 @@ static inline int cncurses_color_pairs(void) { return COLOR_PAIRS; }
 static inline int cncurses_mvaddnwstr(int y, int x, const wchar_t *s, int n) {
     return mvaddnwstr(y, x, s, n);
 }
+/// Writes `n` bytes of single-byte characters (printable ASCII) at (y, x) with the current attributes.
+static inline int cncurses_mvaddnstr(int y, int x, const char *s, int n) { return mvaddnstr(y, x, s, n); }
 /// Writes a NUL-terminated UTF-8 string at (y, x).
 static inline int cncurses_mvaddstr_utf8(int y, int x, const char *s) { return mvaddstr(y, x, s); }
 static inline int cncurses_move(int y, int x) { return move(y, x); }

@@ -11,7 +11,7 @@ import TerminalUI
 // frame, hand only the changed runs to the backend, one flush). `NcursesBackend` cannot be
 // pointed at /dev/null — its init throws "not a terminal" unless stdin and stdout are ttys, and
 // it opens ncurses on stdout — so `CursesBackend` below is the same drawing code (per run:
-// cells to `wchar_t`, `attr_set`, `mvaddnwstr`; flush: `wnoutrefresh` + `doupdate`) on the
+// ASCII segments with `mvaddnstr`, others with `mvaddnwstr`; flush: `wnoutrefresh` + `doupdate`) on the
 // /dev/null screen the redraw uses.
 
 let rows = 60
@@ -20,7 +20,8 @@ let columns = 200
 let benchmarks: @Sendable () -> Void = {
     let screen = ScreenBox()
     for change in FrameChange.allCases {
-        Benchmark("frame/200x60 \(change.rawValue)/ncurses redraw", configuration: budget(iterations: 5_000)) {
+        Benchmark("frame/200x60 \(change.rawValue)/ncurses redraw", configuration: budget(iterations: 5_000))
+        {
             benchmark in
             guard let frames = screen.open() else {
                 benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
@@ -30,7 +31,9 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             frame.withUnsafeBufferPointer { lines in
                 for row in 0..<rows {
-                    lines[row].withUnsafeBufferPointer { CBenchCurses_put(Int32(row), $0.baseAddress, Int32(columns)) }
+                    lines[row].withUnsafeBufferPointer {
+                        CBenchCurses_put(Int32(row), $0.baseAddress, Int32(columns))
+                    }
                 }
             }
             CBenchCurses_refresh()
@@ -45,7 +48,8 @@ let benchmarks: @Sendable () -> Void = {
     // package-benchmark runs benchmarks on the cooperative pool: the benchmark hops to the main
     // actor (not measured) and measures there. ncurses is used by one thread at a time.
     for change in FrameChange.allCases {
-        Benchmark("frame/200x60 \(change.rawValue)/TerminalUI diff", configuration: budget(iterations: 5_000)) {
+        Benchmark("frame/200x60 \(change.rawValue)/TerminalUI diff", configuration: budget(iterations: 5_000))
+        {
             benchmark async in
             nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
             await MainActor.run {
@@ -70,7 +74,8 @@ let benchmarks: @Sendable () -> Void = {
     // and draws what changed. The difference from "TerminalUI diff" is the cost of painting.
     for change in FrameChange.allCases {
         Benchmark(
-            "frame/200x60 \(change.rawValue)/TerminalUI render prepainted", configuration: budget(iterations: 5_000)
+            "frame/200x60 \(change.rawValue)/TerminalUI render prepainted",
+            configuration: budget(iterations: 5_000)
         ) { benchmark async in
             nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
             await MainActor.run {
@@ -91,39 +96,68 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// A TerminalUI backend drawing to the current ncurses screen exactly as `NcursesBackend` does
-/// for plain-styled cells (no colors: the frames are plain text).
+/// for plain-styled cells (no colors: the frames are plain text): per run, segments of one style,
+/// printable ASCII with one `mvaddnstr`, anything else with one `mvaddnwstr`, the attributes set
+/// when the style changes.
 @MainActor
 final class CursesBackend: Backend {
     let size = Size(width: columns, height: rows)
     private var wide: [wchar_t] = []
+    private var narrow: [CChar] = []
 
     func draw(_ runs: [CellRun], from buffer: Buffer) {
-        for run in runs {
-            var segmentStart = run.x
-            var segmentStyle: Style?
-            wide.removeAll(keepingCapacity: true)
-            for x in run.x..<(run.x + run.count) {
-                let cell = buffer[x, run.y]
-                if cell.isContinuation { continue }
-                if cell.style != segmentStyle {
-                    if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
-                    segmentStart = x
-                    segmentStyle = cell.style
+        var current: Style?
+        let area = buffer.area
+        buffer.cells.withUnsafeBufferPointer { cells in
+            for run in runs {
+                let row = (run.y - area.y) * area.width - area.x
+                let end = run.x + run.count
+                var x = run.x
+                while x < end {
+                    let cell = cells[row + x]
+                    if cell.isContinuation {
+                        x += 1
+                        continue
+                    }
+                    let style = cell.style
+                    if style != current {
+                        _ = CBenchCurses_attr_set(CBenchCurses_a_normal(), 0)
+                        current = style
+                    }
+                    let start = x
+                    if CursesBackend.isNarrow(cell.code) {
+                        narrow.removeAll(keepingCapacity: true)
+                        while x < end, cells[row + x].style == style,
+                            CursesBackend.isNarrow(cells[row + x].code)
+                        {
+                            narrow.append(CChar(truncatingIfNeeded: cells[row + x].code))
+                            x += 1
+                        }
+                        narrow.withUnsafeBufferPointer { p in
+                            _ = CBenchCurses_mvaddnstr(
+                                Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
+                        }
+                    } else {
+                        wide.removeAll(keepingCapacity: true)
+                        while x < end, cells[row + x].style == style,
+                            !CursesBackend.isNarrow(cells[row + x].code)
+                        {
+                            if !cells[row + x].isContinuation {
+                                wide.append(wchar_t(bitPattern: cells[row + x].code))
+                            }
+                            x += 1
+                        }
+                        wide.withUnsafeBufferPointer { p in
+                            _ = CBenchCurses_mvaddnwstr(
+                                Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
+                        }
+                    }
                 }
-                wide.append(wchar_t(bitPattern: cell.code))
             }
-            if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
         }
     }
 
-    private func write(y: Int, x: Int, style: Style) {
-        guard !wide.isEmpty else { return }
-        _ = CBenchCurses_attr_set(CBenchCurses_a_normal(), 0)
-        wide.withUnsafeBufferPointer { p in
-            _ = CBenchCurses_mvaddnwstr(Int32(y), Int32(x), p.baseAddress, Int32(p.count))
-        }
-        wide.removeAll(keepingCapacity: true)
-    }
+    private static func isNarrow(_ code: UInt32) -> Bool { code &- 0x20 < 0x5F }
 
     func flush() { CBenchCurses_flush() }
     func clear() {}
@@ -140,11 +174,14 @@ struct TerminalFrames {
 
     init(_ frames: Frames) {
         func strings(_ lines: [[CChar]]) -> Text {
-            Text(strings: lines.map { line in line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } })
+            Text(
+                strings: lines.map { line in line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                })
         }
         text = (strings(frames.a), strings(frames.b), strings(frames.aWithOneLineOfB))
         buffers = (
-            Buffer(lines: text.a.strings), Buffer(lines: text.b.strings), Buffer(lines: text.aWithOneLineOfB.strings)
+            Buffer(lines: text.a.strings), Buffer(lines: text.b.strings),
+            Buffer(lines: text.aWithOneLineOfB.strings)
         )
     }
 }
@@ -212,7 +249,9 @@ final class ScreenBox: @unchecked Sendable {
 
     func open() -> Frames? {
         if let frames { return frames }
-        guard let opened = CBenchCurses_open("xterm-256color", Int32(rows), Int32(columns)) else { return nil }
+        guard let opened = CBenchCurses_open("xterm-256color", Int32(rows), Int32(columns)) else {
+            return nil
+        }
         screen = opened
         frames = Frames()
         return frames

@@ -52,6 +52,7 @@ public final class NcursesBackend: InteractiveBackend {
     private var colorCount: Int32 = 0
     private var isOpen = false
     private var wide: [wchar_t] = []
+    private var narrow: [CChar] = []
 
     /// Enters full-screen mode on the process's terminal.
     /// - Throws: `StartError` when standard input/output are not a terminal or ncurses fails.
@@ -90,43 +91,75 @@ public final class NcursesBackend: InteractiveBackend {
         size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
     }
 
+    /// Draws each run as segments of one style: printable ASCII with one `mvaddnstr` per
+    /// segment (ncurses' narrow path), anything else with one `mvaddnwstr`; the attributes
+    /// are set only when the style changes.
     public func draw(_ runs: [CellRun], from buffer: Buffer) {
         NcursesBackend.assertOnMainThread()
-        for run in runs {
-            var segmentStart = run.x
-            var segmentStyle: Style?
-            wide.removeAll(keepingCapacity: true)
-            for x in run.x..<(run.x + run.count) {
-                let cell = buffer[x, run.y]
-                if cell.isContinuation { continue }
-                if cell.style != segmentStyle {
-                    if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
-                    segmentStart = x
-                    segmentStyle = cell.style
-                }
-                if cell.isExtended {
-                    // The base and its zero-width marks: ncurses joins them into one cell.
-                    var first = true
-                    for u in buffer.symbol(x: x, y: run.y).unicodeScalars
-                    where first || CharacterWidth.of(u) == 0 {
-                        wide.append(wchar_t(bitPattern: u.value))
-                        first = false
+        var current: Style?
+        let area = buffer.area
+        buffer.cells.withUnsafeBufferPointer { cells in
+            for run in runs {
+                let row = (run.y - area.y) * area.width - area.x
+                let end = run.x + run.count
+                var x = run.x
+                while x < end {
+                    let cell = cells[row + x]
+                    if cell.isContinuation {
+                        x += 1
+                        continue
                     }
-                } else {
-                    wide.append(wchar_t(bitPattern: cell.code))
+                    let style = cell.style
+                    if style != current {
+                        _ = cncurses_attr_set(attributes(style), pair(for: style))
+                        current = style
+                    }
+                    let start = x
+                    if NcursesBackend.isNarrow(cell.code) {
+                        narrow.removeAll(keepingCapacity: true)
+                        while x < end, cells[row + x].style == style,
+                            NcursesBackend.isNarrow(cells[row + x].code)
+                        {
+                            narrow.append(CChar(truncatingIfNeeded: cells[row + x].code))
+                            x += 1
+                        }
+                        narrow.withUnsafeBufferPointer { p in
+                            _ = cncurses_mvaddnstr(Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
+                        }
+                    } else {
+                        wide.removeAll(keepingCapacity: true)
+                        while x < end, cells[row + x].style == style,
+                            !NcursesBackend.isNarrow(cells[row + x].code)
+                        {
+                            appendWide(cells[row + x], of: buffer)
+                            x += 1
+                        }
+                        wide.withUnsafeBufferPointer { p in
+                            _ = cncurses_mvaddnwstr(Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
+                        }
+                    }
                 }
             }
-            if let s = segmentStyle { write(y: run.y, x: segmentStart, style: s) }
         }
     }
 
-    private func write(y: Int, x: Int, style: Style) {
-        guard !wide.isEmpty else { return }
-        _ = cncurses_attr_set(attributes(style), pair(for: style))
-        wide.withUnsafeBufferPointer { p in
-            _ = cncurses_mvaddnwstr(Int32(y), Int32(x), p.baseAddress, Int32(p.count))
+    /// Printable ASCII: drawn through ncurses' narrow path.
+    @inline(__always)
+    private static func isNarrow(_ code: UInt32) -> Bool { code &- 0x20 < 0x5F }
+
+    /// Appends a cell's characters to `wide`: nothing for the right half of a wide character,
+    /// the base and its zero-width marks for a grapheme (ncurses joins them into one cell).
+    private func appendWide(_ cell: Cell, of buffer: Buffer) {
+        if cell.isContinuation { return }
+        guard cell.isExtended else {
+            wide.append(wchar_t(bitPattern: cell.code))
+            return
         }
-        wide.removeAll(keepingCapacity: true)
+        var first = true
+        for u in buffer.symbol(of: cell).unicodeScalars where first || CharacterWidth.of(u) == 0 {
+            wide.append(wchar_t(bitPattern: u.value))
+            first = false
+        }
     }
 
     private func attributes(_ style: Style) -> attr_t {

@@ -85,12 +85,22 @@ public struct Buffer: Sendable {
     ) -> Int {
         let right = min(limit ?? area.right, area.right)
         guard y >= area.y, y < area.bottom, x >= area.x, x < right else { return 0 }
-        var w = CharacterWidth.of(character)
+        return put(character, width: CharacterWidth.of(character), x: x, y: y, style: style, right: right)
+    }
+
+    /// `set(_:x:y:style:limit:)` once the position is known to be inside the area and before
+    /// `right`, with the character's width computed by the caller.
+    private mutating func put(_ character: Character, width: Int, x: Int, y: Int, style: Style, right: Int)
+        -> Int
+    {
+        var w = width
         if w == 0 { return 0 }
         var code: UInt32
         let scalars = character.unicodeScalars
-        if scalars.count == 1 {
-            code = scalars.first!.value
+        var iterator = scalars.makeIterator()
+        let first = iterator.next()!
+        if iterator.next() == nil {
+            code = first.value
         } else {
             code = Cell.extendedFlag | UInt32(graphemes.count)
             graphemes.append(String(character))
@@ -100,20 +110,16 @@ public struct Buffer: Sendable {
             w = 1
             code = 0x20
         }
-        let row = (y - area.y) * area.width
-        let i = row + (x - area.x)
-        // Overwriting the right half of a wide character blanks its left half.
-        if cells[i].isContinuation, x > area.x {
-            cells[i - 1].code = 0x20
-        }
-        cells[i] = Cell(code: code, style: style)
-        if w == 2 {
-            cells[i + 1] = Cell(code: Cell.continuation, style: style)
-        }
-        // A continuation left orphaned after what we drew becomes a space.
-        let after = i + w
-        if x + w < area.right, cells[after].isContinuation {
-            cells[after].code = 0x20
+        let i = (y - area.y) * area.width + (x - area.x)
+        let afterIsInside = x + w < area.right
+        let hasLeft = x > area.x
+        cells.withUnsafeMutableBufferPointer { cells in
+            // Overwriting the right half of a wide character blanks its left half.
+            if cells[i].isContinuation, hasLeft { cells[i - 1].code = 0x20 }
+            cells[i] = Cell(code: code, style: style)
+            if w == 2 { cells[i + 1] = Cell(code: Cell.continuation, style: style) }
+            // A continuation left orphaned after what we drew becomes a space.
+            if afterIsInside, cells[i + w].isContinuation { cells[i + w].code = 0x20 }
         }
         return w
     }
@@ -124,21 +130,96 @@ public struct Buffer: Sendable {
     public mutating func setString(
         _ string: some StringProtocol, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .plain
     ) -> Int {
+        if let string = string as? String {
+            return setString(string, x: x, y: y, maxWidth: maxWidth, style: style)
+        }
+        return paint(Substring(string), x: x, y: y, maxWidth: maxWidth, style: style)
+    }
+
+    /// Draws `string` from (x, y) on one row, clipped at `maxWidth` columns and at the buffer's
+    /// edge. Control characters are skipped. Returns the column after the last cell drawn.
+    @discardableResult
+    public mutating func setString(
+        _ string: String, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .plain
+    ) -> Int {
+        paint(string[...], x: x, y: y, maxWidth: maxWidth, style: style)
+    }
+
+    /// What `setString` does: ASCII is stored byte by byte (a printable byte followed by another
+    /// ASCII byte, or by nothing, is a whole grapheme one column wide); any other character
+    /// takes the full path, one grapheme at a time, and the ASCII path resumes after it.
+    private mutating func paint(_ string: Substring, x: Int, y: Int, maxWidth: Int?, style: Style) -> Int {
         let limit = maxWidth.map { x + max(0, $0) } ?? area.right
-        var cx = x
         guard y >= area.y, y < area.bottom else { return x }
-        for ch in string {
-            if cx >= limit { break }
-            if cx < area.x {
-                cx += CharacterWidth.of(ch)
-                continue
+        let right = min(limit, area.right)
+        var cx = x
+        var string = string
+        if string.utf8.withContiguousStorageIfAvailable({ _ in }) == nil {
+            var copy = String(string)
+            copy.makeContiguousUTF8()
+            string = copy[...]
+        }
+        let utf8 = string.utf8
+        _ = utf8.withContiguousStorageIfAvailable { bytes in
+            let n = bytes.count
+            var i = 0
+            while i < n, cx < limit {
+                // The ASCII run starting at i: printable bytes (0x20...0x7E), without the last one
+                // when a non-ASCII byte follows it (it may start a grapheme, e.g. "e\u{301}").
+                var end = i
+                while end < n, bytes[end] &- 0x20 < 0x5F { end += 1 }
+                if end < n, end > i, bytes[end] >= 0x80 { end -= 1 }
+                if end > i {
+                    cx = paintASCII(
+                        UnsafeBufferPointer(rebasing: bytes[i..<end]), x: cx, y: y, style: style, right: right
+                    )
+                    if cx >= right { break }
+                    i = end
+                    continue
+                }
+                let b = bytes[i]
+                if (b < 0x20 && b != 0x0D) || b == 0x7F {
+                    // A control byte, zero columns (CR takes the full path: CR LF is one grapheme).
+                    i += 1
+                    continue
+                }
+                // One grapheme through the full path.
+                let start = utf8.index(utf8.startIndex, offsetBy: i)
+                let ch = string[start]
+                i += ch.utf8.count
+                let w = CharacterWidth.of(ch)
+                if cx < area.x {
+                    cx += w
+                    continue
+                }
+                let used = cx < right ? put(ch, width: w, x: cx, y: y, style: style, right: right) : 0
+                if used == 0 && w > 0 { break }
+                cx += used
+                if used == 1 && w == 2 { break }
             }
-            let used = set(ch, x: cx, y: y, style: style, limit: limit)
-            if used == 0 && CharacterWidth.of(ch) > 0 { break }
-            cx += used
-            if used == 1 && CharacterWidth.of(ch) == 2 { break }
         }
         return cx
+    }
+
+    /// Stores printable ASCII bytes from column `x` on row `y` (columns before the area are
+    /// skipped, the run stops at `right`). Returns the column after the last byte.
+    private mutating func paintASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, style: Style, right: Int
+    ) -> Int {
+        let first = max(x, area.x)
+        let end = min(x + bytes.count, right)
+        guard first < end else { return min(x + bytes.count, max(x, right)) }
+        let row = (y - area.y) * area.width - area.x
+        let left = area.x
+        let areaRight = area.right
+        cells.withUnsafeMutableBufferPointer { cells in
+            if cells[row + first].isContinuation, first > left { cells[row + first - 1].code = 0x20 }
+            let source = bytes.baseAddress! + (first - x)
+            let target = cells.baseAddress! + (row + first)
+            for k in 0..<(end - first) { target[k] = Cell(code: UInt32(source[k]), style: style) }
+            if end < areaRight, cells[row + end].isContinuation { cells[row + end].code = 0x20 }
+        }
+        return end
     }
 
     /// Draws a styled line (its spans laid over `base`), clipped like `setString`.

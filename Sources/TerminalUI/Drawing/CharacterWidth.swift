@@ -20,8 +20,9 @@ public enum CharacterWidth {
     /// The number of cells a grapheme cluster occupies (never more than 2).
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if scalars.count == 1 { return of(first) }
+        var iterator = scalars.makeIterator()
+        guard let first = iterator.next() else { return 0 }
+        guard iterator.next() != nil else { return of(first) }
         // Emoji sequences (VS16, ZWJ, flags, skin tones) are drawn as one wide glyph.
         if scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
             || (0x1F1E6...0x1F1FF).contains(first.value)
