@@ -137,6 +137,27 @@ final class Screen: LifecycleOwner, Sendable {
         }
     }
 
+    @Test func deactivatedDuringADispatchIsSkippedThenRedeliveredOnce() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let viewer = Viewer()
+            let screen = Screen()
+            let seen = Recorder<String>()
+            live.add(observer: viewer, disposeBag: viewer.bag) { value in
+                seen.record("viewer \(value)")
+                screen.lifecycle.move(to: .created)
+            }
+            live.observe(screen) { seen.record("screen \($0)") }
+            screen.lifecycle.move(to: .started)
+            live.publish(value: 1)
+            #expect(seen.events == ["viewer 1"])
+            screen.lifecycle.move(to: .started)
+            screen.lifecycle.move(to: .created)
+            screen.lifecycle.move(to: .started)
+            #expect(seen.events == ["viewer 1", "screen 1"])
+        }
+    }
+
     @Test func movesAndPublishesFromTwoThreadsEndOnTheNewestValue() async {
         let ledger = Ledger(clock: ManualClock())
         await Ledger.$current.withValue(ledger) {

@@ -201,6 +201,55 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         }
     }
 
+    @Test func publishCallsEachOfManyObserversExactlyOnceInOrder() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let viewers = (0..<50).map { Viewer("viewer \($0)") }
+            let seen = Recorder<String>()
+            for (index, viewer) in viewers.enumerated() {
+                live.add(observer: viewer, disposeBag: viewer.bag) { seen.record("\(index):\($0)") }
+            }
+            live.publish(value: 1)
+            live.publish(value: 2)
+            #expect(seen.events == (1...2).flatMap { value in viewers.indices.map { "\($0):\(value)" } })
+        }
+    }
+
+    @Test func nestedPublishMidwayRestartsWithTheNewestValueForEveryObserver() {
+        withLedger { _ in
+            let live = LiveData<Int>()
+            let viewers = (0..<5).map { Viewer("viewer \($0)") }
+            let seen = Recorder<String>()
+            for (index, viewer) in viewers.enumerated() {
+                live.add(observer: viewer, disposeBag: viewer.bag) { value in
+                    seen.record("\(index):\(value)")
+                    if index == 2, value == 1 { live.publish(value: 2) }
+                }
+            }
+            live.publish(value: 1)
+            #expect(seen.events == ["0:1", "1:1", "2:1", "0:2", "1:2", "2:2", "3:2", "4:2"])
+        }
+    }
+
+    @Test func anObserverReleasedByAnEarlierCompletionIsNotCalledAndIsPruned() {
+        withLedger { ledger in
+            let live = LiveData<Int>()
+            let bag = DisposeBag()
+            let seen = Recorder<String>()
+            let first = Viewer("first")
+            let second = Mutex<Viewer?>(Viewer("second"))
+            live.add(observer: first, disposeBag: first.bag) { value in
+                seen.record("first \(value)")
+                _ = second.withLock { $0.take() }  // released after unlocking
+            }
+            live.add(observer: second.withLock { $0! }, disposeBag: bag) { seen.record("second \($0)") }
+            live.publish(value: 1)
+            #expect(seen.events == ["first 1"])
+            #expect(live.observerCount == 1)
+            #expect(ledger.counters.observers == 1)
+        }
+    }
+
     @Test func releasingTheLiveDataEndsItsEntries() {
         withLedger { ledger in
             let viewer = Viewer()

@@ -4,15 +4,26 @@ import Synchronization
 ///
 /// Delivery follows androidx's LiveData: every value gets a version; a registration remembers the
 /// last version it received and never receives an older or the same one again. One dispatch runs
-/// at a time; a publish (or an activation) that lands while one runs — re-entrantly from a
-/// completion or from another thread — marks it invalidated, and the dispatch in progress starts
-/// over with the newest value. So no registration sees an older value after a newer one, and
-/// every active registration ends on the newest.
+/// at a time; a publish (or an activation, or an addition) that lands while one runs — re-entrantly
+/// from a completion or from another thread — marks it invalidated, and the dispatch in progress
+/// goes round again with the newest value. So no registration sees an older value after a newer
+/// one, and every active registration ends on the newest.
+///
+/// A dispatch is linear: under the lock it takes the value, its version and the registration
+/// array (copy-on-write, so an O(1) snapshot), then calls the completions after unlocking. Between
+/// two calls it reads the published version atomically: a newer one abandons the round, and the
+/// next round delivers the newer value (registrations already called in the abandoned round
+/// receive it too; the others receive only it). Each registration's `flags` (active, removed)
+/// are written under the lock and read atomically before each call, so a registration removed or
+/// deactivated during a dispatch is not called by it; its `delivered` version is only touched by
+/// the thread holding the dispatch claim (handed over under the lock).
 ///
 /// `@unchecked Sendable` because registrations hold weak references to arbitrary observers and
-/// values of any `T`: `lock` protects `state` — every read and write of it happens inside
-/// `lock.withLock`. Completions, lifetimes, cancellables and released values taken out of it are
-/// called or dropped after unlocking.
+/// values of any `T`: `lock` protects `state` and each slot's `token`, `lifetime` and
+/// `lifecycleToken` — every read and write of them happens inside `lock.withLock`. Besides it,
+/// `publishedVersion` mirrors `state.version` atomically for the dispatcher. Completions,
+/// lifetimes, cancellables and released values taken out of it are called or dropped after
+/// unlocking.
 final class LiveDataStorage<T>: @unchecked Sendable {
     /// Why a registration leaves.
     enum Departure {
@@ -22,63 +33,49 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         case lifetimeEnded
     }
 
-    struct Registration {
-        let key: UInt64
-        weak var observer: AnyObject?
-        let completion: @Sendable (T) -> Void
-        let entry: LedgerEntry?
-        weak var lifetime: Lifetime?
-        var token: Lifetime.Token?
-        /// The lifecycle subscription of a lifecycle-bound registration.
-        var lifecycleToken: AnyCancellable?
-        /// The version of the last value delivered; 0 before the first.
-        var lastVersion: UInt64 = 0
-        var isActive: Bool
-    }
-
     private struct State {
         var value: T?
         var version: UInt64 = 0
-        var registrations: [Registration] = []
+        /// In increasing order of key.
+        var slots: [LiveDataSlot] = []
         var nextKey: UInt64 = 0
         var dispatching = false
         var invalidated = false
     }
 
-    private enum Step {
-        case deliver(@Sendable (T) -> Void, T, LedgerEntry?, pruned: [Registration])
-        case finished(pruned: [Registration])
-    }
-
     private let lock = Mutex(())
     private var state = State()
+    /// `state.version`, written under the lock, read by the dispatcher between two calls.
+    private let publishedVersion = Atomic<UInt64>(0)
 
     init(value: T?) {
         if let value {
             state.value = value
             state.version = 1
+            publishedVersion.store(1, ordering: .relaxed)
         }
     }
 
     deinit {
         // Nothing else can reach the state now; end what is left.
-        let left = state.registrations
-        state.registrations = []
+        let left = state.slots
+        state.slots = []
         finish(left, .removed)
     }
 
     var value: T? { lock.withLock { _ in state.value } }
 
-    var observerCount: Int { lock.withLock { _ in state.registrations.count { $0.observer != nil } } }
+    var observerCount: Int { lock.withLock { _ in state.slots.count { $0.observer != nil } } }
 
     // MARK: - Publishing
 
     func publish(_ value: T) {
-        let (start, replaced) = lock.withLock { _ -> (Bool, T?) in
-            let replaced = state.value
-            state.value = value
+        var replaced: T? = value
+        let start = lock.withLock { _ -> Bool in
+            swap(&state.value, &replaced)
             state.version += 1
-            return (claimDispatch(), replaced)
+            publishedVersion.store(state.version, ordering: .relaxed)
+            return claimDispatch()
         }
         _ = replaced  // the old value is released here, after unlocking
         if start { dispatch() }
@@ -95,51 +92,53 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     }
 
     /// Delivers the newest value to every active registration that has not received it, in
-    /// order of registration, one completion at a time, outside the lock.
+    /// order of registration, outside the lock. The caller holds the dispatch claim.
     private func dispatch() {
-        var cursor: UInt64 = 0
+        var pruned: [LiveDataSlot] = []
+        var value: T? = nil
+        var slots: [LiveDataSlot] = []
+        var version: UInt64 = 0
+        var round = 0
         while true {
-            let step = lock.withLock { _ -> Step in nextStep(cursor: &cursor) }
-            switch step {
-            case .finished(let pruned):
-                finish(pruned, .removed)
-                return
-            case .deliver(let completion, let value, let entry, let pruned):
-                finish(pruned, .removed)
-                completion(value)
-                entry?.delivered()
+            let more = lock.withLock { _ -> Bool in
+                if !pruned.isEmpty { pruned = removeSlots(pruned) }
+                if round > 0 {
+                    guard state.invalidated else {
+                        state.dispatching = false
+                        return false
+                    }
+                }
+                state.invalidated = false
+                guard state.value != nil else {
+                    state.dispatching = false
+                    return false
+                }
+                value = state.value
+                slots = state.slots
+                version = state.version
+                return true
             }
+            round += 1
+            finish(pruned, .removed)
+            pruned = []
+            guard more, let value else { break }
+            deliver(value, version: version, to: slots, pruning: &pruned)
         }
+        // The snapshot, and with it any completion removed meanwhile, is released after unlocking.
+        slots = []
     }
 
-    /// Under the lock: the next completion to call, pruning registrations whose observer died.
-    private func nextStep(cursor: inout UInt64) -> Step {
-        if state.invalidated {
-            // A newer value (or a newly active registration) arrived: start over.
-            state.invalidated = false
-            cursor = 0
+    /// One round: calls every due completion of `slots` with `value`, stopping early when a newer
+    /// version is published. Slots whose observer died are added to `pruned`. The loop itself is
+    /// not generic (``LiveDataSlot``): no generic metadata is looked up per registration.
+    private func deliver(
+        _ value: T, version: UInt64, to slots: [LiveDataSlot], pruning pruned: inout [LiveDataSlot]
+    ) {
+        withUnsafePointer(to: value) { value in
+            LiveDataSlot.deliver(
+                UnsafeRawPointer(value), version: version, to: slots, publishedVersion: publishedVersion,
+                pruning: &pruned)
         }
-        var pruned: [Registration] = []
-        guard let value = state.value else {
-            state.dispatching = false
-            return .finished(pruned: pruned)
-        }
-        var index = state.registrations.firstIndex { $0.key >= cursor } ?? state.registrations.endIndex
-        while index < state.registrations.endIndex {
-            let registration = state.registrations[index]
-            if registration.observer == nil {
-                pruned.append(state.registrations.remove(at: index))
-                continue
-            }
-            if registration.isActive && registration.lastVersion < state.version {
-                state.registrations[index].lastVersion = state.version
-                cursor = registration.key + 1
-                return .deliver(registration.completion, value, registration.entry, pruned: pruned)
-            }
-            index += 1
-        }
-        state.dispatching = false
-        return .finished(pruned: pruned)
     }
 
     // MARK: - Registering
@@ -151,20 +150,20 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
         completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
-        let key = lock.withLock { _ -> UInt64 in
-            let key = state.nextKey
+        let slot = lock.withLock { _ -> LiveDataSlot in
+            let slot = TypedLiveDataSlot(
+                key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive,
+                completion: completion)
             state.nextKey += 1
-            state.registrations.append(
-                Registration(
-                    key: key, observer: observer, completion: completion, entry: entry, lifetime: lifetime,
-                    isActive: isActive))
-            return key
+            state.slots.append(slot)
+            return slot
         }
+        let key = slot.key
         let token = lifetime.insert(
             .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
         let present = lock.withLock { _ -> Bool in
-            guard let index = index(of: key) else { return false }
-            state.registrations[index].token = token
+            guard slot.flags.load(ordering: .relaxed) & LiveDataSlot.removed == 0 else { return false }
+            slot.token = token
             return true
         }
         // Removed (or its lifetime ended) before the token was known: take the action back out.
@@ -180,7 +179,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     func attach(_ token: AnyCancellable, to key: UInt64) {
         let stored = lock.withLock { _ -> Bool in
             guard let index = index(of: key) else { return false }
-            state.registrations[index].lifecycleToken = token
+            state.slots[index].lifecycleToken = token
             return true
         }
         if !stored { token.cancel() }
@@ -189,15 +188,18 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     /// Marks registration `key` active or inactive; an activation delivers the newest value if it
     /// has not received it yet.
     func setActive(_ isActive: Bool, key: UInt64) {
-        let outcome = lock.withLock { _ -> (entry: LedgerEntry?, dispatch: Bool)? in
-            guard let index = index(of: key), state.registrations[index].isActive != isActive else {
-                return nil
-            }
-            state.registrations[index].isActive = isActive
-            return (state.registrations[index].entry, isActive && claimDispatch())
+        var entry: LedgerEntry?
+        let outcome = lock.withLock { _ -> (changed: Bool, dispatch: Bool) in
+            guard let index = index(of: key) else { return (false, false) }
+            let slot = state.slots[index]
+            let wasActive = slot.flags.load(ordering: .relaxed) == LiveDataSlot.active
+            guard wasActive != isActive else { return (false, false) }
+            slot.flags.store(isActive ? LiveDataSlot.active : 0, ordering: .relaxed)
+            entry = slot.entry
+            return (true, isActive && claimDispatch())
         }
-        guard let outcome else { return }
-        outcome.entry?.setPaused(!isActive)
+        guard outcome.changed else { return }
+        entry?.setPaused(!isActive)
         if outcome.dispatch { dispatch() }
     }
 
@@ -209,12 +211,13 @@ final class LiveDataStorage<T>: @unchecked Sendable {
 
     func remove(observer: AnyObject) {
         let target = ObjectIdentifier(observer)
-        let removed = lock.withLock { _ -> [Registration] in
-            var removed: [Registration] = []
-            state.registrations.removeAll { registration in
+        let removed = lock.withLock { _ -> [LiveDataSlot] in
+            var removed: [LiveDataSlot] = []
+            state.slots.removeAll { slot in
                 // Dead observers go too: they would be pruned at the next dispatch anyway.
-                guard let observed = registration.observer, ObjectIdentifier(observed) != target else {
-                    removed.append(registration)
+                guard let observed = slot.observer, ObjectIdentifier(observed) != target else {
+                    slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
+                    removed.append(slot)
                     return true
                 }
                 return false
@@ -225,25 +228,144 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     }
 
     private func detach(key: UInt64, _ departure: Departure) {
-        let removed = lock.withLock { _ -> Registration? in
+        let removed = lock.withLock { _ -> LiveDataSlot? in
             guard let index = index(of: key) else { return nil }
-            return state.registrations.remove(at: index)
+            let slot = state.slots.remove(at: index)
+            slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
+            return slot
         }
         if let removed { finish([removed], departure) }
     }
 
-    /// After unlocking: cancels lifecycle subscriptions, takes actions out of lifetimes, ends
-    /// entries; the completions are released when `removed` goes.
-    private func finish(_ removed: [Registration], _ departure: Departure) {
-        for registration in removed {
-            registration.lifecycleToken?.cancel()
-            guard departure == .removed else { continue }
-            if let token = registration.token { registration.lifetime?.remove(token) }
-            registration.entry?.end(.ended)
+    /// Under the lock: removes `pruned` from the registrations; returns those that were still there.
+    private func removeSlots(_ pruned: [LiveDataSlot]) -> [LiveDataSlot] {
+        pruned.filter { slot in
+            guard let index = index(of: slot.key) else { return false }
+            state.slots.remove(at: index)
+            slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
+            return true
         }
     }
 
+    /// After unlocking: cancels lifecycle subscriptions, takes actions out of lifetimes, ends
+    /// entries; the completions are released when `removed` goes.
+    private func finish(_ removed: [LiveDataSlot], _ departure: Departure) {
+        for slot in removed {
+            let (lifecycleToken, lifetime, token) = lock.withLock { _ in
+                defer { slot.lifecycleToken = nil }
+                return (slot.lifecycleToken, slot.lifetime, slot.token)
+            }
+            lifecycleToken?.cancel()
+            guard departure == .removed else { continue }
+            if let token { lifetime?.remove(token) }
+            slot.entry?.end(.ended)
+        }
+    }
+
+    /// Under the lock: the index of registration `key` (binary search: keys increase).
     private func index(of key: UInt64) -> Int? {
-        state.registrations.firstIndex { $0.key == key }
+        var low = 0
+        var high = state.slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = state.slots[middle].key
+            if candidate == key { return middle }
+            if candidate < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+}
+
+/// One registration of a ``LiveData``, whatever its value type: the per-value path is not generic.
+///
+/// `@unchecked Sendable`: its `let`s are set before it is published under its storage's lock; the
+/// storage's `lock` protects `lifetime`, `token` and `lifecycleToken`; `flags` and `delivered` are
+/// atomics (see ``LiveDataStorage`` for who writes them).
+class LiveDataSlot: @unchecked Sendable {
+    enum Outcome {
+        case skipped
+        case delivered
+        /// Its observer is gone: prune it.
+        case dead
+    }
+
+    static var active: UInt8 { 1 }
+    static var removed: UInt8 { 2 }
+
+    final let key: UInt64
+    final weak var observer: AnyObject?
+    final let entry: LedgerEntry?
+    /// `active` and `removed` bits; written under the storage's lock.
+    final let flags: Atomic<UInt8>
+    /// The version of the last value delivered; 0 before the first. Read and written only by the
+    /// thread holding the storage's dispatch claim.
+    final let delivered = Atomic<UInt64>(0)
+    // Under the storage's lock:
+    final weak var lifetime: Lifetime?
+    final var token: Lifetime.Token?
+    /// The lifecycle subscription of a lifecycle-bound registration.
+    final var lifecycleToken: AnyCancellable?
+
+    init(key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool) {
+        self.key = key
+        self.observer = observer
+        self.entry = entry
+        self.lifetime = lifetime
+        flags = Atomic(isActive ? LiveDataSlot.active : 0)
+    }
+
+    /// Calls the completion with the value `value` points to (a `T` of the typed subclass).
+    func receive(_ value: UnsafeRawPointer) {}
+
+    /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
+    /// version `version` of the value, unless it is inactive, removed, already has it or its
+    /// observer is gone.
+    final func deliver(_ value: UnsafeRawPointer, version: UInt64) -> Outcome {
+        let flags = flags.load(ordering: .relaxed)
+        guard flags == LiveDataSlot.active, delivered.load(ordering: .relaxed) < version else {
+            // An inactive registration is not called, but one whose observer died goes.
+            return flags == 0 && observer == nil ? .dead : .skipped
+        }
+        guard observer != nil else { return .dead }
+        delivered.store(version, ordering: .relaxed)
+        receive(value)
+        entry?.delivered()
+        return .delivered
+    }
+
+    /// One round of a dispatch, outside the lock: calls every due registration of `slots` with
+    /// `value`, in order, returning early when `publishedVersion` moves past `version`.
+    /// Registrations whose observer died are added to `pruned`.
+    static func deliver(
+        _ value: UnsafeRawPointer, version: UInt64, to slots: [LiveDataSlot],
+        publishedVersion: borrowing Atomic<UInt64>, pruning pruned: inout [LiveDataSlot]
+    ) {
+        slots.withUnsafeBufferPointer { slots in
+            for slot in slots {
+                if publishedVersion.load(ordering: .relaxed) != version { return }
+                // The snapshot keeps every slot alive: no retain per registration.
+                let outcome = Unmanaged.passUnretained(slot)._withUnsafeGuaranteedRef {
+                    $0.deliver(value, version: version)
+                }
+                if outcome == .dead { pruned.append(slot) }
+            }
+        }
+    }
+}
+
+/// A registration with its typed completion.
+final class TypedLiveDataSlot<T>: LiveDataSlot, @unchecked Sendable {
+    let completion: @Sendable (T) -> Void
+
+    init(
+        key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool,
+        completion: @escaping @Sendable (T) -> Void
+    ) {
+        self.completion = completion
+        super.init(key: key, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive)
+    }
+
+    override func receive(_ value: UnsafeRawPointer) {
+        completion(value.assumingMemoryBound(to: T.self).pointee)
     }
 }

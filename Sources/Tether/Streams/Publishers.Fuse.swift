@@ -129,6 +129,11 @@ extension Publishers.Fuse {
     /// blow that lands while a signal is being delivered downstream (`emitting > 0`) is left to
     /// the delivering thread, which finishes the subscriber when it is done: the subscriber never
     /// receives two signals at once.
+    ///
+    /// The per-value path takes nothing generic out of the lock: the downstream sits in a
+    /// ``Link`` (a class, so an optional of it has a fixed layout) and the end of a delivery
+    /// returns a `Bool`. An optional or a tuple of `Downstream` crossing `withLock` would make the
+    /// unspecialized code look up its generic metadata on every value.
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember,
         @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -141,10 +146,23 @@ extension Publishers.Fuse {
             case terminal
         }
 
+        /// The downstream subscriber, boxed. Called through its methods, which find `Downstream`
+        /// in their own `self`: reaching into `subscriber` from `Inner` would look its metadata up.
+        private final class Link {
+            private let subscriber: Downstream
+            init(_ subscriber: Downstream) { self.subscriber = subscriber }
+
+            func receive(subscription: any Subscription) { subscriber.receive(subscription: subscription) }
+            func receive(_ input: Input) -> Subscribers.Demand { subscriber.receive(input) }
+            func receive(completion: Subscribers.Completion<Failure>) {
+                subscriber.receive(completion: completion)
+            }
+        }
+
         private let lock = Mutex(())
         private let entry: LedgerEntry?
         private var anchor: FuseAnchor?
-        private var downstream: Downstream?
+        private var downstream: Link?
         private var upstream: (any Subscription)?
         private var status = Status.awaitingUpstream
         private var pendingDemand = Subscribers.Demand.none
@@ -153,7 +171,7 @@ extension Publishers.Fuse {
         private var finishPending = false
 
         init(downstream: Downstream, anchor: FuseAnchor, entry: LedgerEntry?) {
-            self.downstream = downstream
+            self.downstream = Link(downstream)
             self.anchor = anchor
             self.entry = entry
         }
@@ -186,19 +204,22 @@ extension Publishers.Fuse {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let downstream = lock.withLock { _ -> Downstream? in
-                let ready = status == .subscribed ? self.downstream : nil
-                if ready != nil { emitting += 1 }
-                return ready
+            // Written inside the lock rather than returned from it: a generic result of
+            // `withLock` (here `Link?`) has its metadata looked up on every call.
+            var ready: Link?
+            lock.withLock { _ in
+                guard status == .subscribed else { return }
+                ready = self.downstream
+                emitting += 1
             }
-            guard let downstream else { return .none }
+            guard let downstream = ready else { return .none }
             entry?.delivered()
             let demand = downstream.receive(input)
             return finishIfPending() ? .none : demand
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            let taken = lock.withLock { _ -> (Downstream?, FuseAnchor?) in
+            let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in
                 guard status != .terminal else { return (nil, nil) }
                 status = .terminal
                 upstream = nil
@@ -228,7 +249,7 @@ extension Publishers.Fuse {
         }
 
         func cancel() {
-            let taken = lock.withLock { _ -> ((any Subscription)?, Downstream?, FuseAnchor?)? in
+            let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
                 guard status != .terminal else { return nil }
                 status = .terminal
                 finishPending = false
@@ -246,7 +267,7 @@ extension Publishers.Fuse {
         // MARK: FuseMember
 
         func blow() {
-            let taken = lock.withLock { _ -> ((any Subscription)?, Downstream?, FuseAnchor?)? in
+            let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
                 guard status != .terminal else { return nil }
                 status = .terminal
                 let upstream = self.upstream
@@ -265,7 +286,7 @@ extension Publishers.Fuse {
 
         // MARK: Helpers (call under the lock)
 
-        private func takeDownstream() -> Downstream? {
+        private func takeDownstream() -> Link? {
             let downstream = self.downstream
             self.downstream = nil
             return downstream
@@ -278,10 +299,25 @@ extension Publishers.Fuse {
         }
 
         /// Ends a delivery; finishes the subscriber if the fuse blew meanwhile. True if it did.
+        ///
+        /// The common case returns a `Bool` from the lock; only a pending finish takes the
+        /// downstream and the anchor out, in a second, rare step.
         @discardableResult
         private func finishIfPending() -> Bool {
-            let taken = lock.withLock { _ -> (Downstream?, FuseAnchor?)? in
+            let pending = lock.withLock { _ -> Bool in
                 emitting -= 1
+                return emitting == 0 && finishPending
+            }
+            guard pending else { return false }
+            return finishPendingNow()
+        }
+
+        /// The rare half of ``finishIfPending()``, kept out of line so that its metadata (such as
+        /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
+        @inline(never)
+        private func finishPendingNow() -> Bool {
+            let taken = lock.withLock { _ -> (Link?, FuseAnchor?)? in
+                // Another delivery may have started and taken the finish over meanwhile.
                 guard emitting == 0, finishPending else { return nil }
                 finishPending = false
                 return (takeDownstream(), takeAnchor())
