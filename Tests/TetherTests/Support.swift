@@ -1,6 +1,14 @@
 import Synchronization
 import Tether
 
+#if TETHER_TSAN
+@testable import Tether
+
+// Under `make tsan`, the tests' own locks are the pthread-backed one too: TSan cannot see the
+// futex `Synchronization.Mutex` uses on Linux (see Tether's SanitizerMutex).
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
 /// A thread-safe list of what happened, in order, for whole-history assertions.
 final class Recorder<Event: Sendable>: Sendable {
     private let storage = Mutex<[Event]>([])
