@@ -2,8 +2,6 @@ import Synchronization
 import Tether
 
 #if TETHER_TSAN
-@testable import Tether
-
 // Under `make tsan`, the tests' own locks are the pthread-backed one too: TSan cannot see the
 // futex `Synchronization.Mutex` uses on Linux (see Tether's SanitizerMutex).
 typealias Mutex<Value> = SanitizerMutex<Value>

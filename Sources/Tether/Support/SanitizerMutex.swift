@@ -8,18 +8,19 @@ import Glibc
 // semantics; never part of a normal build.
 typealias Mutex<Value> = SanitizerMutex<Value>
 
-/// A pthread mutex with its value, for sanitizer builds only.
+/// A pthread mutex with its value, for sanitizer builds only (public there so the test targets
+/// can lock with it too; it does not exist in normal builds).
 ///
 /// `@unchecked Sendable`: `mutex` protects `value`, which is only touched between
 /// `pthread_mutex_lock` and `pthread_mutex_unlock`.
-final class SanitizerMutex<Value>: @unchecked Sendable {
+public final class SanitizerMutex<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Behind a pointer rather than a stored `var`: a class property's dynamic exclusivity
     // marker for a zero-sized value (`Mutex(())`) aliases the object's header, and TSan then
     // reports the marker against unlocked reads of `mutex`.
     private let value: UnsafeMutablePointer<Value>
 
-    init(_ initialValue: consuming sending Value) {
+    public init(_ initialValue: consuming sending Value) {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
         value = .allocate(capacity: 1)
@@ -33,7 +34,7 @@ final class SanitizerMutex<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result, E: Error>(
+    public func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
