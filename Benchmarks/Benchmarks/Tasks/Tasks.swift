@@ -37,13 +37,15 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Tether: the owner's bag ends → its stored task's `for await` loop exits
 
     // As the raw one, but the task is stored in a tracked owner's bag (`Task.store(in: bag)`) and
-    // measured from `bag.dispose()`. Each sample runs in a dedicated ledger, on and off.
+    // measured from `bag.dispose()`. One ledger per benchmark, on or off, shared by its samples as
+    // an app's ledger is: a ledger made per sample would time its first use (its event log's and
+    // verdict queue's first buffers, its first verdict timer) in every sample.
     for enabled in [true, false] {
+        let ledger = Ledger(isEnabled: enabled)
         Benchmark(
             "cancel-to-loop-exit/1 task/Tether Task.store(in:) ledger \(enabled ? "on" : "off")",
             configuration: budget(seconds: 2, iterations: 5_000)
         ) { benchmark async in
-            let ledger = Ledger(isEnabled: enabled)
             await Ledger.$current.withValue(ledger) {
                 let (values, feed) = AsyncStream.makeStream(of: Int.self)
                 let (events, signal) = AsyncStream.makeStream(of: LoopEvent.self)

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A source of monotonic time that Tether reads and schedules on.
@@ -42,13 +43,18 @@ public struct SystemClock: TetherClock {
 
     @discardableResult
     public func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        // A Dispatch timer rather than a sleeping Task: a Task is enqueued on the cooperative
+        // pool at once, competing with the app's own tasks just when an owner ends (the ledger
+        // arms its verdict timer then); a timer costs nothing until its deadline.
         let wait = deadline - now
-        let task = Task {
-            if wait > .zero { try? await Task.sleep(for: wait) }
-            guard !Task.isCancelled else { return }
+        let cancelled = CancellationFlag()
+        let nanoseconds = max(
+            0, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            guard !cancelled.isSet else { return }
             action()
         }
-        return ScheduledAction { task.cancel() }
+        return ScheduledAction { cancelled.set() }
     }
 
     public func sleep(until deadline: Duration) async throws {
@@ -65,4 +71,13 @@ public struct ScheduledAction: Sendable {
 
     /// Stops the action from running, if it has not run yet.
     public func cancel() { cancelAction() }
+}
+
+/// Set once when a scheduled action is cancelled. Sendable through its atomic.
+private final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    func set() { flag.store(true, ordering: .releasing) }
 }

@@ -157,9 +157,23 @@ public final class Ledger: Sendable {
     /// itself; call it directly only with a clock that cannot schedule.
     public func evaluateDueVerdicts() {
         let now = clock.now
-        let found = state.withLock { state -> Bool in
+        // In chunks, one lock hold each: a batch of thousands of owners judged under one hold
+        // would stall every thread binding or ending something meanwhile.
+        var found = false
+        while let chunk = evaluateDueVerdicts(now: now, atMost: 64) {
+            found = found || chunk
+        }
+        if found { changed() }
+        scheduleVerdictsIfNeeded(notBefore: now + gracePeriod / 10)
+    }
+
+    /// Judges up to `limit` owners whose grace period ended by `now`, under one lock hold.
+    /// Returns nil when none was due, else whether any was judged.
+    private func evaluateDueVerdicts(now: Duration, atMost limit: Int) -> Bool? {
+        state.withLock { state -> Bool? in
+            guard let first = state.pending.first, first.deadline <= now else { return nil }
             var due: [(key: UInt64, endedAt: Duration)] = []
-            while let first = state.pending.first, first.deadline <= now {
+            while due.count < limit, let first = state.pending.first, first.deadline <= now {
                 state.pending.removeFirst()
                 if state.owners[first.key] != nil { due.append((first.key, first.deadline - gracePeriod)) }
             }
@@ -202,8 +216,6 @@ public final class Ledger: Sendable {
             }
             return !due.isEmpty
         }
-        if found { changed() }
-        scheduleVerdictsIfNeeded(notBefore: now + gracePeriod / 10)
     }
 
     // MARK: - Recording (used by Tether's binding APIs)
