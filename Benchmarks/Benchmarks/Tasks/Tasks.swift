@@ -73,7 +73,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // Values sent through a subject whose sink starts a Task for each; measured until every task
     // has run.
-    Benchmark("per-value/1000 values/Task per value", configuration: budget(scaling: .kilo)) { benchmark async in
+    Benchmark("per-value/1000 values/Task per value", configuration: budget(scaling: .kilo)) {
+        benchmark async in
         let count = benchmark.scaledIterations.count
         let subject = PassthroughSubject<Int, Never>()
         let (done, finished) = AsyncStream.makeStream(of: Void.self)
