@@ -17,19 +17,18 @@
 ///
 /// Thread-safe: storing, disposing and deinitializing may race from any threads. Storing into a
 /// disposed bag cancels at once.
-// `@unchecked Sendable` restates Lifetime's (Swift requires it): a bag adds no state of its own.
-public final class DisposeBag: Lifetime, @unchecked Sendable {
-    /// The bag itself: a bag is the lifetime it ends.
+///
+/// A bag *is* a ``Lifetime`` (one object per owner, no wrapper); this name and the members below
+/// give it the vocabulary of seed 001 and RxSwift.
+public typealias DisposeBag = Lifetime
+
+extension Lifetime {
+    /// The lifetime itself: a bag is the lifetime it ends.
     public var lifetime: Lifetime { self }
 
-    /// Creates an empty bag recording into `ledger`.
-    public init(ledger: Ledger = .current) {
-        super.init(ledger: ledger, parent: nil)
-    }
-
     /// Creates an empty bag whose end ends with `parent`'s.
-    public init(parent: DisposeBag, ledger: Ledger = .current) {
-        super.init(ledger: ledger, parent: parent)
+    public convenience init(parent: DisposeBag, ledger: Ledger = .current) {
+        self.init(ledger: ledger, parent: Optional(parent))
     }
 
     /// Stores a subscription in the bag.

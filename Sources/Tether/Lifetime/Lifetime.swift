@@ -25,12 +25,9 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Thread-safe. ``DisposeBag`` is the form an owner keeps as a stored property.
-///
-/// `@unchecked Sendable` only because the class is not final (``DisposeBag`` is a lifetime, so an
-/// owner costs one object, not two): its mutable state is all in `state`, behind its `Mutex`; the
-/// rest is immutable and Sendable.
-public class Lifetime: @unchecked Sendable {
+/// Thread-safe: all mutable state is in `state`, behind its `Mutex`. ``DisposeBag`` is the name
+/// for a lifetime an owner keeps as a stored property.
+public final class Lifetime: Sendable {
     /// Identifies something added to a lifetime, to take it out again with ``remove(_:)``.
     public struct Token: Hashable, Sendable {
         fileprivate let value: UInt64
