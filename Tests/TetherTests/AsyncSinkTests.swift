@@ -82,7 +82,7 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             for value in 0..<500 { subject.send(value) }
             for _ in 0..<500 { _ = await done.next() }
             // A body's entry ends just after it yields: wait for the ledger to settle.
-            while ledger.counters.tasks > 0 { await Task.yield() }
+            await waitUntil { ledger.counters.tasks == 0 }
             #expect(ledger.counters.tasks == 0)
             withExtendedLifetime(cancellable) {}
         }
@@ -131,7 +131,7 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             subject.send(2)
             let history = await next(2, of: &steps)
             #expect(Set(history) == [.cancelled(1), .started(2)])
-            while clock.pendingCount == 0 { await Task.yield() }
+            await waitUntil { clock.pendingCount > 0 }
             clock.advance(by: .seconds(1))
             #expect(await steps.next() == .returned(2))
             withExtendedLifetime(cancellable) {}
@@ -150,10 +150,10 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             #expect(await steps.next() == .started(1))
             subject.send(2)
             subject.send(3)
-            while clock.pendingCount == 0 { await Task.yield() }
+            await waitUntil { clock.pendingCount > 0 }
             clock.advance(by: .seconds(1))
             #expect(await steps.next() == .returned(1))
-            while ledger.counters.tasks > 0 { await Task.yield() }
+            await waitUntil { ledger.counters.tasks == 0 }
             subject.send(4)
             #expect(await steps.next() == .started(4))
             cancellable.cancel()
@@ -187,7 +187,7 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
                     group.addTask { cancellable.value.cancel() }
                 }
                 // Bodies started before the cancel end when they see it; none start after.
-                while ledger.counters.tasks > 0 { await Task.yield() }
+                await waitUntil { ledger.counters.tasks == 0 }
                 sender.value.send(99)
                 #expect(ledger.counters.tasks == 0)
             }

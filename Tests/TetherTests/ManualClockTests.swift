@@ -39,7 +39,7 @@ import Tether
     @Test func sleeperResumesWhenTimeReachesItsDeadline() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
-        while clock.pendingCount == 0 { await Task.yield() }
+        await waitUntil { clock.pendingCount > 0 }
         clock.advance(by: .seconds(4))
         #expect(clock.pendingCount == 1)
         clock.advance(by: .seconds(1))
@@ -50,7 +50,7 @@ import Tether
     @Test func cancellingASleeperThrowsCancellation() async {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
-        while clock.pendingCount == 0 { await Task.yield() }
+        await waitUntil { clock.pendingCount > 0 }
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(clock.pendingCount == 0)

@@ -99,24 +99,17 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
 
 @MainActor
 @Suite struct TaskLeakVerdictTests {
-    /// Yields until `condition` holds; fails after a bounded number of yields instead of hanging.
-    private func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async
-    {
-        for _ in 0..<10_000 where !condition() { await Task.yield() }
-        #expect(condition(), "condition did not hold", sourceLocation: sourceLocation)
-    }
-
     @Test func loopCapturingItsOwnerStronglyIsALeakNamingTheTask() async throws {
         let tracker = LeakTracker()
         let center = NotificationCenter()
         var model: StrongLoop? = tracker.run { StrongLoop(center: center) }
         center.post(name: ping, object: nil)
-        await eventually { model?.seen == 1 }
+        await waitUntil { model?.seen == 1 }
         model?.bag.dispose()
         weak let weakModel = model
         model = nil
         center.post(name: ping, object: nil)
-        await eventually { weakModel?.seen == 2 }
+        await waitUntil { weakModel?.seen == 2 }
 
         let report = tracker.report()
         let leak = try #require(report.leaks.first)
@@ -133,7 +126,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
         let center = NotificationCenter()
         var model: GuardBeforeLoop? = tracker.run { GuardBeforeLoop(center: center) }
         center.post(name: ping, object: nil)
-        await eventually { model?.seen == 1 }
+        await waitUntil { model?.seen == 1 }
         model?.bag.dispose()
         weak let weakModel = model
         model = nil
@@ -152,7 +145,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
         let center = NotificationCenter()
         var model: UnwrapInsideLoop? = tracker.run { UnwrapInsideLoop(center: center) }
         center.post(name: ping, object: nil)
-        await eventually { model?.seen == 1 }
+        await waitUntil { model?.seen == 1 }
         let loop = try #require(model?.loop)
         model?.bag.dispose()
         model = nil
@@ -168,7 +161,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
         let center = NotificationCenter()
         var model: StoredLoop? = tracker.run { StoredLoop(center: center) }
         center.post(name: ping, object: nil)
-        await eventually { model?.seen == 1 }
+        await waitUntil { model?.seen == 1 }
         let loop = try #require(model?.loop)
         weak let weakModel = model
         // The loop holds its owner, so the owner cannot end by deinit: its end is explicit (a
