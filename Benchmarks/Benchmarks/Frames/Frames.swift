@@ -8,11 +8,8 @@ import TerminalUI
 // sent last and writes the difference).
 //
 // Tether's side is TerminalUI's `Renderer` (paint into a buffer, diff against the previous
-// frame, hand only the changed runs to the backend, one flush). `NcursesBackend` cannot be
-// pointed at /dev/null — its init throws "not a terminal" unless stdin and stdout are ttys, and
-// it opens ncurses on stdout — so `CursesBackend` below is the same drawing code (per run:
-// ASCII segments with `mvaddnstr`, others with `mvaddnwstr`; flush: `wnoutrefresh` + `doupdate`) on the
-// /dev/null screen the redraw uses.
+// frame, hand only the changed runs to the backend, one flush) drawing through the shipped
+// `NcursesBackend`, which adopts the /dev/null screen the redraw uses.
 
 let rows = 60
 let columns = 200
@@ -95,75 +92,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// A TerminalUI backend drawing to the current ncurses screen exactly as `NcursesBackend` does
-/// for plain-styled cells (no colors: the frames are plain text): per run, segments of one style,
-/// printable ASCII with one `mvaddnstr`, anything else with one `mvaddnwstr`, the attributes set
-/// when the style changes.
-@MainActor
-final class CursesBackend: Backend {
-    let size = Size(width: columns, height: rows)
-    private var wide: [wchar_t] = []
-    private var narrow: [CChar] = []
-
-    func draw(_ runs: [CellRun], from buffer: Buffer) {
-        var current: Style?
-        let area = buffer.area
-        buffer.cells.withUnsafeBufferPointer { cells in
-            for run in runs {
-                let row = (run.y - area.y) * area.width - area.x
-                let end = run.x + run.count
-                var x = run.x
-                while x < end {
-                    let cell = cells[row + x]
-                    if cell.isContinuation {
-                        x += 1
-                        continue
-                    }
-                    let style = cell.style
-                    if style != current {
-                        _ = CBenchCurses_attr_set(CBenchCurses_a_normal(), 0)
-                        current = style
-                    }
-                    let start = x
-                    if CursesBackend.isNarrow(cell.code) {
-                        narrow.removeAll(keepingCapacity: true)
-                        while x < end, cells[row + x].style == style,
-                            CursesBackend.isNarrow(cells[row + x].code)
-                        {
-                            narrow.append(CChar(truncatingIfNeeded: cells[row + x].code))
-                            x += 1
-                        }
-                        narrow.withUnsafeBufferPointer { p in
-                            _ = CBenchCurses_mvaddnstr(
-                                Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
-                        }
-                    } else {
-                        wide.removeAll(keepingCapacity: true)
-                        while x < end, cells[row + x].style == style,
-                            !CursesBackend.isNarrow(cells[row + x].code)
-                        {
-                            if !cells[row + x].isContinuation {
-                                wide.append(wchar_t(bitPattern: cells[row + x].code))
-                            }
-                            x += 1
-                        }
-                        wide.withUnsafeBufferPointer { p in
-                            _ = CBenchCurses_mvaddnwstr(
-                                Int32(run.y), Int32(start), p.baseAddress, Int32(p.count))
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static func isNarrow(_ code: UInt32) -> Bool { code &- 0x20 < 0x5F }
-
-    func flush() { CBenchCurses_flush() }
-    func clear() {}
-    func setCursor(_ position: Point?) {}
-}
-
 /// The frames as the Tether side uses them: the same text as Swift strings, and as buffers.
 struct TerminalFrames {
     struct Text {
@@ -237,12 +165,15 @@ final class ScreenBox: @unchecked Sendable {
     private var frames: Frames?
     private var renderer: (Renderer, TerminalFrames)?
 
-    /// Opens the screen and a renderer drawing to it through ``CursesBackend``.
+    /// Opens the screen and a renderer drawing to it through `NcursesBackend`.
     @MainActor
     func openRenderer() -> (Renderer, TerminalFrames)? {
         if let renderer { return renderer }
         guard let frames = open() else { return nil }
-        let made = (Renderer(backend: CursesBackend()), TerminalFrames(frames))
+        let made = (
+            Renderer(backend: NcursesBackend(adoptingCurrentScreen: Size(width: columns, height: rows))),
+            TerminalFrames(frames)
+        )
         renderer = made
         return made
     }

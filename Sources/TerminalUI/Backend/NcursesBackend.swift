@@ -91,6 +91,24 @@ public final class NcursesBackend: InteractiveBackend {
         size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
     }
 
+    /// Draws on the ncurses screen the caller has already opened (with `newterm`/`set_term`)
+    /// instead of the process's terminal — for measuring the renderer against another output,
+    /// or embedding. Touches nothing else: no terminal check, no signal or crash handlers, no
+    /// input; ``shutdown()`` leaves the screen to its owner.
+    public init(adoptingCurrentScreen size: Size, options: Options = Options(colors: false, mouse: false)) {
+        self.options = options
+        self.size = size
+        isUnicode = cncurses_setup_locale() != 0
+        signalFileDescriptor = -1
+        if options.colors, has_colors() {
+            start_color()
+            use_default_colors()
+            colorsEnabled = true
+            maxPairs = cncurses_color_pairs()
+            colorCount = cncurses_colors()
+        }
+    }
+
     /// Draws each run as segments of one style: printable ASCII with one `mvaddnstr` per
     /// segment (ncurses' narrow path), anything else with one `mvaddnwstr`; the attributes
     /// are set only when the style changes.
