@@ -27,6 +27,7 @@ let package = Package(
         .executableTarget(
             name: "tether-bench-profile",
             dependencies: [
+                "CBenchCurses",
                 .product(name: "Tether", package: "Tether"),
                 .product(name: "TerminalUI", package: "Tether"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

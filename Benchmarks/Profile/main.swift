@@ -4,6 +4,7 @@
 //     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
 //     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
 //     tether-bench-profile frame paint|diff [count]
+//     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
 
@@ -79,9 +80,8 @@ case "task-exit":
         while exited.value == before { usleep(20) }  // sleeps, so valgrind runs the task
     }
 case "frame":
-    // The Frames suite's "TerminalUI diff", all cells changed, with a backend that draws nothing:
-    // paint (60 × setString of 200 characters) and diff; `diff` mode skips the painting.
-    MainActor.assumeIsolated { frames(paint: arguments[2] != "diff") }
+    // The Frames suite's frames (Frames.swift says which mode replays what).
+    MainActor.assumeIsolated { profileFrames(mode: arguments[2], count: count) }
 default:
     print("unknown case \(arguments[1])")
     exit(2)
@@ -101,39 +101,6 @@ default:
     print("unknown mode \(arguments[2])")
     exit(2)
 }
-}
-
-@MainActor func frames(paint: Bool) {
-    let rows = 60
-    let columns = 200
-    func line(_ row: Int, _ shift: Int) -> String {
-        String((0..<columns).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8((row + $0 + shift) % 26))) })
-    }
-    let a = (0..<rows).map { line($0, 0) }
-    let b = (0..<rows).map { line($0, 1) }
-    let buffers = [Buffer(lines: a), Buffer(lines: b)]
-    let renderer = Renderer(backend: NullBackend(size: Size(width: columns, height: rows)))
-    for i in 0..<count {
-        if paint {
-            let frame = i.isMultiple(of: 2) ? a : b
-            renderer.draw { buffer in
-                for row in 0..<rows { buffer.setString(frame[row], x: 0, y: row) }
-            }
-        } else {
-            renderer.render(buffers[i % 2])
-        }
-    }
-    print(renderer.lastChangedCellCount)
-}
-
-/// A backend that draws nothing: what remains is TerminalUI's own work.
-@MainActor final class NullBackend: Backend {
-    let size: Size
-    init(size: Size) { self.size = size }
-    func draw(_ runs: [CellRun], from buffer: Buffer) {}
-    func flush() {}
-    func clear() {}
-    func setCursor(_ position: Point?) {}
 }
 
 final class Owner: Sendable {
