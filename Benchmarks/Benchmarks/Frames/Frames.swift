@@ -1,6 +1,7 @@
 import Benchmark
 import CBenchCurses
 import Support
+import Synchronization
 import TerminalUI
 
 // A 200×60 frame drawn to ncurses writing to /dev/null. The alternative is immediate mode:
@@ -15,55 +16,62 @@ let rows = 60
 let columns = 200
 
 let benchmarks: @Sendable () -> Void = {
-    let screen = ScreenBox()
+    // ncurses is used on the main thread only (as TerminalUI does), and the renderer and its
+    // backend are main-actor isolated. package-benchmark runs benchmarks on the cooperative pool,
+    // so every frame benchmark hops to the main actor (not measured) and measures there.
+    let screen = FrameScreen()
     for change in FrameChange.allCases {
         Benchmark("frame/200x60 \(change.rawValue)/ncurses redraw", configuration: budget(iterations: 5_000))
         {
-            benchmark in
-            guard let frames = screen.open() else {
-                benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
-                return
-            }
-            let frame = change.frame(benchmark.currentIteration, from: frames)
-            benchmark.startMeasurement()
-            frame.withUnsafeBufferPointer { lines in
-                for row in 0..<rows {
-                    lines[row].withUnsafeBufferPointer {
-                        CBenchCurses_put(Int32(row), $0.baseAddress, Int32(columns))
+            benchmark async in
+            let iteration = benchmark.currentIteration
+            let measurement = MainActorMeasurement(benchmark)
+            let opened = await MainActor.run {
+                guard let frames = screen.open() else { return false }
+                let frame = change.frame(iteration, from: frames)
+                measurement.start()
+                frame.withUnsafeBufferPointer { lines in
+                    for row in 0..<rows {
+                        lines[row].withUnsafeBufferPointer {
+                            CBenchCurses_put(Int32(row), $0.baseAddress, Int32(columns))
+                        }
                     }
                 }
+                CBenchCurses_refresh()
+                measurement.stop()
+                return true
             }
-            CBenchCurses_refresh()
-            benchmark.stopMeasurement()
+            if !opened { benchmark.error("ncurses could not open an xterm-256color screen on /dev/null") }
         } teardown: {
-            screen.close()
+            await screen.close()
         }
     }
 
     // The app paints the frame's 60 lines into the renderer's buffer (`setString`), the
-    // renderer diffs and draws what changed. Renderer and backend are main-actor isolated, and
-    // package-benchmark runs benchmarks on the cooperative pool: the benchmark hops to the main
-    // actor (not measured) and measures there. ncurses is used by one thread at a time.
+    // renderer diffs and draws what changed.
     for change in FrameChange.allCases {
         Benchmark("frame/200x60 \(change.rawValue)/TerminalUI diff", configuration: budget(iterations: 5_000))
         {
             benchmark async in
-            nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
-            await MainActor.run {
-                guard let (renderer, frames) = screen.openRenderer() else {
-                    benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
-                    return
-                }
-                let frame = change.frame(benchmark.currentIteration, from: frames.text)
-                benchmark.startMeasurement()
+            let iteration = benchmark.currentIteration
+            let measurement = MainActorMeasurement(benchmark)
+            let changed = await MainActor.run { () -> Int? in
+                guard let (renderer, frames) = screen.openRenderer() else { return nil }
+                let frame = change.frame(iteration, from: frames.text)
+                measurement.start()
                 renderer.draw { buffer in
                     for row in 0..<rows { buffer.setString(frame.strings[row], x: 0, y: row) }
                 }
-                benchmark.stopMeasurement()
-                blackHole(renderer.lastChangedCellCount)
+                measurement.stop()
+                return renderer.lastChangedCellCount
             }
+            guard let changed else {
+                benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
+                return
+            }
+            blackHole(changed)
         } teardown: {
-            screen.close()
+            await screen.close()
         }
     }
 
@@ -74,22 +82,41 @@ let benchmarks: @Sendable () -> Void = {
             "frame/200x60 \(change.rawValue)/TerminalUI render prepainted",
             configuration: budget(iterations: 5_000)
         ) { benchmark async in
-            nonisolated(unsafe) let benchmark = benchmark  // used by one thread at a time
-            await MainActor.run {
-                guard let (renderer, frames) = screen.openRenderer() else {
-                    benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
-                    return
-                }
-                let frame = change.frame(benchmark.currentIteration, from: frames.buffers)
-                benchmark.startMeasurement()
+            let iteration = benchmark.currentIteration
+            let measurement = MainActorMeasurement(benchmark)
+            let changed = await MainActor.run { () -> Int? in
+                guard let (renderer, frames) = screen.openRenderer() else { return nil }
+                let frame = change.frame(iteration, from: frames.buffers)
+                measurement.start()
                 renderer.render(frame)
-                benchmark.stopMeasurement()
-                blackHole(renderer.lastChangedCellCount)
+                measurement.stop()
+                return renderer.lastChangedCellCount
             }
+            guard let changed else {
+                benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
+                return
+            }
+            blackHole(changed)
         } teardown: {
-            screen.close()
+            await screen.close()
         }
     }
+}
+
+/// The running benchmark, for the main actor to start and stop its measurement.
+///
+/// `Benchmark` is not `Sendable`; the frame benchmarks measure on the main actor while the
+/// benchmark's task waits for it in `MainActor.run`. `lock` protects `benchmark`: this box
+/// uses it only under the lock. What runs under it (`startMeasurement`, `stopMeasurement`)
+/// reads clocks and counters and calls nothing back.
+final class MainActorMeasurement: @unchecked Sendable {
+    private let lock = Mutex(())
+    private let benchmark: Benchmark
+
+    init(_ benchmark: Benchmark) { self.benchmark = benchmark }
+
+    func start() { lock.withLock { _ in benchmark.startMeasurement() } }
+    func stop() { lock.withLock { _ in benchmark.stopMeasurement() } }
 }
 
 /// The frames as the Tether side uses them: the same text as Swift strings, and as buffers.
@@ -158,15 +185,17 @@ struct Frames {
     }
 }
 
-/// The one ncurses screen the frame benchmarks share, opened on first use. Used from the
-/// benchmark thread only.
-final class ScreenBox: @unchecked Sendable {
+/// The one ncurses screen the frame benchmarks share, opened on first use, closed by each
+/// benchmark's teardown. Main-actor isolated: ncurses is only called on the main thread.
+@MainActor
+final class FrameScreen {
     private var screen: OpaquePointer?
     private var frames: Frames?
     private var renderer: (Renderer, TerminalFrames)?
 
+    nonisolated init() {}
+
     /// Opens the screen and a renderer drawing to it through `NcursesBackend`.
-    @MainActor
     func openRenderer() -> (Renderer, TerminalFrames)? {
         if let renderer { return renderer }
         guard let frames = open() else { return nil }
@@ -178,6 +207,7 @@ final class ScreenBox: @unchecked Sendable {
         return made
     }
 
+    /// Opens an xterm-256color screen of `rows`×`columns` writing to /dev/null.
     func open() -> Frames? {
         if let frames { return frames }
         guard let opened = CBenchCurses_open("xterm-256color", Int32(rows), Int32(columns)) else {
