@@ -90,44 +90,43 @@ public final class Renderer {
         let rowBytes = width * MemoryLayout<Cell>.stride
         old.cells.withUnsafeBufferPointer { o in
             new.cells.withUnsafeBufferPointer { n in
+                /// Whether the cells at `i` show the same thing: same code and style (and, when
+                /// the grapheme tables differ, same grapheme), or two graphemes that read the same.
+                @inline(__always) func same(_ i: Int) -> Bool {
+                    let a = o[i]
+                    let b = n[i]
+                    guard a.styleWord == b.styleWord else { return false }
+                    if a.code == b.code {
+                        return sameTables || !a.isExtended || old.symbol(of: a) == new.symbol(of: b)
+                    }
+                    return a.isExtended && b.isExtended && old.symbol(of: a) == new.symbol(of: b)
+                }
                 let ob = UnsafeRawPointer(o.baseAddress!)
                 let nb = UnsafeRawPointer(n.baseAddress!)
                 for row in 0..<new.height {
-                    let start = row * width
-                    if sameTables, memcmp(ob + start * 8, nb + start * 8, rowBytes) == 0 { continue }
-                    var x = 0
-                    while x < width {
-                        if cellsEqual(o[start + x], n[start + x], old, new, sameTables) {
-                            x += 1
+                    let start = row &* width
+                    let end = start &+ width
+                    if sameTables, memcmp(ob + start &* 8, nb + start &* 8, rowBytes) == 0 { continue }
+                    var i = start
+                    while i < end {
+                        if same(i) {
+                            i &+= 1
                             continue
                         }
-                        var runStart = x
-                        if n[start + x].isContinuation, x > 0 { runStart -= 1 }
-                        var end = x + 1
-                        while end < width, !cellsEqual(o[start + end], n[start + end], old, new, sameTables) {
-                            end += 1
-                        }
-                        if let last = runs.last, last.y == new.area.y + row,
-                            last.x + last.count >= new.area.x + runStart
-                        {
-                            runs[runs.count - 1].count = new.area.x + end - last.x
+                        var runStart = i
+                        if n[i].isContinuation, i > start { runStart &-= 1 }
+                        i &+= 1
+                        while i < end, !same(i) { i &+= 1 }
+                        let y = new.area.y + row
+                        let x = new.area.x + (runStart - start)
+                        if let last = runs.last, last.y == y, last.x + last.count >= x {
+                            runs[runs.count - 1].count = new.area.x + (i - start) - last.x
                         } else {
-                            runs.append(
-                                CellRun(y: new.area.y + row, x: new.area.x + runStart, count: end - runStart))
+                            runs.append(CellRun(y: y, x: x, count: i - runStart))
                         }
-                        x = end
                     }
                 }
             }
         }
-    }
-
-    @inline(__always)
-    private static func cellsEqual(_ a: Cell, _ b: Cell, _ ob: Buffer, _ nb: Buffer, _ sameTables: Bool)
-        -> Bool
-    {
-        if a == b { return sameTables || !a.isExtended || ob.symbol(of: a) == nb.symbol(of: b) }
-        if a.isExtended, b.isExtended, a.style == b.style { return ob.symbol(of: a) == nb.symbol(of: b) }
-        return false
     }
 }

@@ -25,3 +25,10 @@ public struct Cell: Hashable, Sendable {
     public var isContinuation: Bool { code == Cell.continuation }
     public var isExtended: Bool { code & Cell.extendedFlag != 0 }
 }
+
+extension Cell {
+    /// The style as one word: two cells have the same style exactly when these are equal
+    /// (`Style` is four bytes without padding).
+    @inline(__always)
+    var styleWord: UInt32 { unsafeBitCast(style, to: UInt32.self) }
+}
