@@ -53,6 +53,10 @@ public final class NcursesBackend: InteractiveBackend {
     private var isOpen = false
     private var wide: [wchar_t] = []
     private var narrow: [CChar] = []
+    /// The `chtype`s of one ASCII segment, as wide as the widest buffer drawn.
+    private var characters: [chtype] = []
+    /// The style whose `chtype` bits were computed last, and those bits (nil: pair above 255).
+    private var lastCharacterBits: (style: Style, bits: chtype?)?
 
     /// Enters full-screen mode on the process's terminal.
     /// - Throws: `StartError` when standard input/output are not a terminal or ncurses fails.
@@ -109,13 +113,16 @@ public final class NcursesBackend: InteractiveBackend {
         }
     }
 
-    /// Draws each run as segments of one style: printable ASCII with one `mvaddnstr` per
-    /// segment (ncurses' narrow path), anything else with one `mvaddnwstr`; the attributes
-    /// are set only when the style changes.
+    /// Draws each run as segments of one style. Printable ASCII (nearly every cell) becomes
+    /// `chtype`s — character, attributes and color pair in one word — stored with one
+    /// `mvaddchnstr` per segment; ncurses then only copies them into its window. Anything else
+    /// goes through `mvaddnwstr` after `attr_set` (set only when the style changes), as does
+    /// ASCII in a color pair above 255, which a `chtype` cannot hold.
     public func draw(_ runs: [CellRun], from buffer: Buffer) {
         NcursesBackend.assertOnMainThread()
         var current: Style?
         let area = buffer.area
+        if characters.count < area.width { characters = Array(repeating: 0, count: area.width) }
         buffer.cells.withUnsafeBufferPointer { cells in
             for run in runs {
                 let row = (run.y - area.y) * area.width - area.x
@@ -128,11 +135,31 @@ public final class NcursesBackend: InteractiveBackend {
                         continue
                     }
                     let style = cell.style
+                    let start = x
+                    if NcursesBackend.isNarrow(cell.code), let bits = characterBits(style) {
+                        let word = cell.styleWord
+                        let segment = cells.baseAddress! + (row + start)
+                        let limit = end - start
+                        characters.withUnsafeMutableBufferPointer { out in
+                            let out = out.baseAddress!
+                            var n = 0
+                            while n < limit {
+                                let c = segment[n]
+                                guard c.styleWord == word, NcursesBackend.isNarrow(c.code) else {
+                                    break
+                                }
+                                out[n] = chtype(c.code) | bits
+                                n &+= 1
+                            }
+                            _ = cncurses_mvaddchnstr(Int32(run.y), Int32(start), out, Int32(n))
+                            x = start + n
+                        }
+                        continue
+                    }
                     if style != current {
                         _ = cncurses_attr_set(attributes(style), pair(for: style))
                         current = style
                     }
-                    let start = x
                     if NcursesBackend.isNarrow(cell.code) {
                         narrow.removeAll(keepingCapacity: true)
                         while x < end, cells[row + x].style == style,
@@ -159,6 +186,16 @@ public final class NcursesBackend: InteractiveBackend {
                 }
             }
         }
+    }
+
+    /// The attribute and color-pair bits of a `chtype` in `style`, or nil when its color pair
+    /// does not fit in one (above 255). The last answer is kept: runs rarely change style.
+    private func characterBits(_ style: Style) -> chtype? {
+        if let last = lastCharacterBits, last.style == style { return last.bits }
+        let pair = pair(for: style)
+        let bits: chtype? = pair <= 255 ? attributes(style) | cncurses_color_pair(pair) : nil
+        lastCharacterBits = (style, bits)
+        return bits
     }
 
     /// Printable ASCII: drawn through ncurses' narrow path.
