@@ -57,6 +57,11 @@ public final class NcursesBackend: InteractiveBackend {
     private var characters: [chtype] = []
     /// The style whose `chtype` bits were computed last, and those bits (nil: pair above 255).
     private var lastCharacterBits: (style: Style, bits: chtype?)?
+    /// Something was drawn, cleared or moved since the last `doupdate`.
+    private var needsUpdate = true
+    /// Where `setCursor` put the cursor (nil: hidden); drawing moves ncurses' cursor, so
+    /// `flush()` puts it back before the update.
+    private var cursor: Point?
 
     /// Enters full-screen mode on the process's terminal.
     /// - Throws: `StartError` when standard input/output are not a terminal or ncurses fails.
@@ -120,6 +125,8 @@ public final class NcursesBackend: InteractiveBackend {
     /// ASCII in a color pair above 255, which a `chtype` cannot hold.
     public func draw(_ runs: [CellRun], from buffer: Buffer) {
         NcursesBackend.assertOnMainThread()
+        guard !runs.isEmpty else { return }
+        needsUpdate = true
         var current: Style?
         let area = buffer.area
         if characters.count < area.width { characters = Array(repeating: 0, count: area.width) }
@@ -244,20 +251,29 @@ public final class NcursesBackend: InteractiveBackend {
         return Int16(i % 8)
     }
 
+    /// Sends what was drawn to the terminal (`wnoutrefresh` + `doupdate`). Does nothing when
+    /// nothing was drawn, cleared, resized or moved since the last update: ncurses would
+    /// compare every line and send nothing.
     public func flush() {
         NcursesBackend.assertOnMainThread()
+        guard needsUpdate else { return }
+        needsUpdate = false
+        if let p = cursor { _ = cncurses_move(Int32(p.y), Int32(p.x)) }
         _ = cncurses_wnoutrefresh()
         doupdate()
     }
 
     public func clear() {
         NcursesBackend.assertOnMainThread()
+        needsUpdate = true
         _ = cncurses_clearok(1)
         erase()
     }
 
     public func setCursor(_ position: Point?) {
         NcursesBackend.assertOnMainThread()
+        needsUpdate = true
+        cursor = position
         if let p = position {
             _ = cncurses_move(Int32(p.y), Int32(p.x))
             curs_set(1)
@@ -276,6 +292,7 @@ public final class NcursesBackend: InteractiveBackend {
             if r == cncurses_key_code_yes() {
                 let code = Int32(bitPattern: ch)
                 if code == KEY_RESIZE {
+                    needsUpdate = true
                     size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
                     events.append(.resize(size))
                 } else if code == KEY_MOUSE {
@@ -344,6 +361,7 @@ public final class NcursesBackend: InteractiveBackend {
         var cols: Int32 = 0
         if cncurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
             resizeterm(rows, cols)
+            needsUpdate = true
         }
         size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
         return size
