@@ -74,6 +74,42 @@ import Testing
         }
     }
 
+    /// Long ASCII runs are scanned eight bytes at a time and stored a word per cell: control
+    /// bytes, DEL, non-ASCII and the area's edges fall at every offset within those eight.
+    @Test func longRunsMatchOneCharacterAtATimeInEveryStyle() {
+        var rng = Generator(state: 7)
+        let pieces = [
+            "abcdefgh", "0123456", "xy", " ", "~", "\u{7F}", "\t", "\u{1F}", "é", "中", "e\u{301}", "😀",
+        ]
+        let styles = [
+            Style.plain, .bold,
+            Style(foreground: .red, background: .indexed(200), modifiers: [.bold, .underline]),
+            Style(background: .brightBlue, modifiers: .reverse),
+        ]
+        for _ in 0..<1_000 {
+            let area = Rect(
+                x: Int.random(in: 0...3, using: &rng), y: 1, width: Int.random(in: 0...40, using: &rng),
+                height: 1)
+            var fast = Buffer(area: area)
+            func randomString() -> String {
+                (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                    Bool.random(using: &rng) ? "abcdefgh" : pieces.randomElement(using: &rng)!
+                }.joined()
+            }
+            fast.setString(randomString(), x: area.x, y: 1)
+            var slow = fast
+            let text = randomString()
+            let x = Int.random(in: -9...20, using: &rng)
+            let maxWidth = Bool.random(using: &rng) ? nil : Int.random(in: 0...40, using: &rng)
+            let style = styles.randomElement(using: &rng)!
+            let fastEnd = fast.setString(text, x: x, y: 1, maxWidth: maxWidth, style: style)
+            let slowEnd = Self.referenceSetString(&slow, text, x: x, y: 1, maxWidth: maxWidth, style: style)
+            #expect(
+                fastEnd == slowEnd, "\(text.debugDescription) at \(x) max \(String(describing: maxWidth))")
+            #expect(fast == slow, "\(text.debugDescription) at \(x) max \(String(describing: maxWidth))")
+        }
+    }
+
     @Test func asciiNextToWideCharactersKeepsBoth() {
         var b = Buffer(size: Size(width: 8, height: 1))
         let end = b.setString("ab中cd文", x: 0, y: 0)

@@ -166,8 +166,7 @@ public struct Buffer: Sendable {
             while i < n, cx < limit {
                 // The ASCII run starting at i: printable bytes (0x20...0x7E), without the last one
                 // when a non-ASCII byte follows it (it may start a grapheme, e.g. "e\u{301}").
-                var end = i
-                while end < n, bytes[end] &- 0x20 < 0x5F { end += 1 }
+                var end = Buffer.printableASCIIEnd(bytes, from: i)
                 if end < n, end > i, bytes[end] >= 0x80 { end -= 1 }
                 if end > i {
                     cx = paintASCII(
@@ -216,9 +215,41 @@ public struct Buffer: Sendable {
             if cells[row + first].isContinuation, first > left { cells[row + first - 1].code = 0x20 }
             let source = bytes.baseAddress! + (first - x)
             let target = cells.baseAddress! + (row + first)
-            for k in 0..<(end - first) { target[k] = Cell(code: UInt32(source[k]), style: style) }
+            let count = end - first
+            #if _endian(little)
+            // A cell is its code's four bytes, then its style's: one word each, which the
+            // compiler widens and stores several at a time.
+            let styleBits = UInt64(Cell(code: 0, style: style).styleWord) << 32
+            target.withMemoryRebound(to: UInt64.self, capacity: count) { words in
+                for k in 0..<count { words[k] = UInt64(source[k]) | styleBits }
+            }
+            #else
+            for k in 0..<count { target[k] = Cell(code: UInt32(source[k]), style: style) }
+            #endif
             if end < areaRight, cells[row + end].isContinuation { cells[row + end].code = 0x20 }
         }
+        return end
+    }
+
+    /// The index of the first byte at or after `start` that is not printable ASCII
+    /// (0x20...0x7E), or `bytes.count`. Eight bytes at a time while they all are.
+    @inline(__always)
+    private static func printableASCIIEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let n = bytes.count
+        var end = start
+        let raw = UnsafeRawPointer(bytes.baseAddress!)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        while end &+ 8 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+            // With no high bit set (all bytes below 0x80), adding 0x60 to a byte sets its high
+            // bit exactly when it is at least 0x20, and adding 1 exactly when it is 0x7F; no
+            // byte carries into the next.
+            guard w & high == 0, (w &+ 0x6060_6060_6060_6060) & high == high,
+                (w &+ 0x0101_0101_0101_0101) & high == 0
+            else { break }
+            end &+= 8
+        }
+        while end < n, bytes[end] &- 0x20 < 0x5F { end &+= 1 }
         return end
     }
 
