@@ -14,7 +14,8 @@ public struct Scenario: Sendable {
     public let title: String
     /// One line for the home list.
     public let summary: String
-    /// The seed document it comes from.
+    /// The seed document it comes from (`seed 000` to `seed 004`), or `design` when the design
+    /// alone asks for it.
     public let seed: String
     /// Builds the sheet in `mode`.
     public let make: @MainActor @Sendable (Mode, LabEnvironment) -> any Screen

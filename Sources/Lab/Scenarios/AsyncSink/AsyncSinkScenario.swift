@@ -17,7 +17,7 @@ public enum AsyncSinkScenario {
         Scenario(
             id: id, number: number, title: "asyncSink",
             summary: "slow work per rotation; what cancelling cancels",
-            seed: "003 asyncSink(priority:overlap:)",
+            seed: "seed 003",
             make: { mode, environment in AsyncSinkScreen(mode: mode, environment: environment) })
     }
 }

@@ -18,7 +18,7 @@ public enum FuseScenario {
         Scenario(
             id: id, number: number, title: "Fuse",
             summary: "the consumer's subscription ends with the forwarder",
-            seed: "002 fuse(heldBy:on:)",
+            seed: "seed 002",
             make: { mode, environment in FuseScreen(mode: mode, environment: environment) })
     }
 }

@@ -11,7 +11,7 @@ import Tether
 enum LifecycleScenario {
     static let scenario = Scenario(
         id: "lifecycle", number: 6, title: "Lifecycle",
-        summary: "an observer and a ticker that pause while the screen is covered", seed: "lifecycle states",
+        summary: "an observer and a ticker that pause while the screen is covered", seed: "design",
         make: { mode, environment in LifecycleScreen(mode: mode, environment: environment) })
 }
 

@@ -17,7 +17,7 @@ public enum ObservedScenario {
         Scenario(
             id: id, number: number, title: "Observed",
             summary: "will/did, bind, disable, obsolete, cleanse",
-            seed: "004 @Observed",
+            seed: "seed 004",
             make: { mode, environment in ObservedScreen(mode: mode, environment: environment) })
     }
 }
