@@ -11,6 +11,25 @@ import Testing
         #expect(recorder.events == [3, 2, 1])
     }
 
+    @Test func isTrackedOnlyByTheObjectThatTracksItWithTheLedgerOnOrOff() {
+        for enabled in [true, false] {
+            final class Owner {
+                let lifetime: Lifetime
+                init(_ ledger: Ledger) {
+                    lifetime = Lifetime(ledger: ledger)
+                    lifetime.track(self)
+                }
+            }
+            let owner = Owner(Ledger(clock: ManualClock(), isEnabled: enabled))
+            let other = Owner(Ledger(clock: ManualClock(), isEnabled: enabled))
+            #expect(owner.lifetime.isTracked(by: owner))
+            #expect(!owner.lifetime.isTracked(by: other))
+            owner.lifetime.track(other)  // a second track changes nothing
+            #expect(owner.lifetime.isTracked(by: owner))
+            #expect(!Lifetime(ledger: Ledger(clock: ManualClock())).isTracked(by: owner))
+        }
+    }
+
     @Test func endingTwiceRunsEverythingOnce() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))

@@ -67,6 +67,8 @@ public final class Lifetime: Sendable {
         var rest: [Item] = []
         var nextToken: UInt64 = 0
         var owner: OwnerRecord?
+        /// The object that tracks this lifetime, recorded with the ledger on or off.
+        var tracker: ObjectIdentifier?
 
         mutating func append(_ item: Item) {
             if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
@@ -113,8 +115,14 @@ public final class Lifetime: Sendable {
     ///
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
+        let tracker = ObjectIdentifier(owner)
         let parentRecord = parent?.ownerRecord
-        guard state.withLock({ $0.owner == nil }),
+        guard
+            state.withLock({ state -> Bool in
+                guard state.tracker == nil else { return false }
+                state.tracker = tracker
+                return true
+            }),
             let record = ledger.makeOwner(
                 for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
         else { return }
@@ -123,6 +131,14 @@ public final class Lifetime: Sendable {
             return state.ended
         }
         if endedAlready { ledger.ownerEnded(record) }
+    }
+
+    /// Whether `object` is the one that tracks this lifetime. Such an object holds the lifetime
+    /// (``track(_:fileID:line:)``'s contract), so the lifetime ends when the object goes, at the
+    /// latest: what the lifetime bounds needs no separate check that the object is alive.
+    func isTracked(by object: AnyObject) -> Bool {
+        let identity = ObjectIdentifier(object)
+        return state.withLock { $0.tracker == identity }
     }
 
     /// The owner's identity in the ledger (`ViewModel#3`), once tracked.
