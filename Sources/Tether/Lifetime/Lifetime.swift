@@ -7,10 +7,11 @@ import Synchronization
 /// ``add(_:)``; when it ends:
 /// 1. it is marked ended (atomically: a concurrent ``add(_:)`` either lands before and is
 ///    cancelled with the rest, or lands after and is cancelled at once);
-/// 2. its owner, if it tracks one, is reported ended to the ``Ledger``, which checks for leaks
-///    after the grace period;
-/// 3. what it holds is cancelled in reverse order of adding, after the lock is released — a
-///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock.
+/// 2. what it holds is cancelled in reverse order of adding, after the lock is released — a
+///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock;
+/// 3. the ``Ledger`` records it in one step: its owner, if it tracks one, ended (the ledger
+///    checks for leaks after the grace period) and the entries it cancelled. Deliveries count as
+///    zombies from step 1 on.
 ///
 /// A lifetime ends at the latest when it deinitializes. An object becomes a ledger *owner* by
 /// holding a lifetime and calling ``track(_:fileID:line:)`` once, in its `init`:
@@ -106,8 +107,7 @@ public final class Lifetime: Sendable {
     }
 
     deinit {
-        end()
-        if let owner = state.withLock({ $0.owner }) { ledger.ownerReleased(owner) }
+        finish(releasing: true)
     }
 
     /// Makes `owner` this lifetime's owner in the ledger. Call it once, from the owner's `init`;
@@ -183,18 +183,45 @@ public final class Lifetime: Sendable {
         return true
     }
 
-    /// Ends the lifetime: marks it ended, reports its owner ended, then cancels what it holds in
-    /// reverse order of adding. Later calls do nothing.
+    /// Ends the lifetime: marks it ended (and its owner, for the ledger's zombie count), cancels
+    /// what it holds in reverse order of adding, then records the end in the ledger. Later calls
+    /// do nothing.
     public func end() {
-        let taken = state.withLock { state -> (items: (first: Item?, rest: [Item]), owner: OwnerRecord?)? in
-            guard !state.ended else { return nil }
+        finish(releasing: false)
+    }
+
+    /// Ends the lifetime if it has not ended; `releasing` when it deinitializes (its owner is gone).
+    ///
+    /// The cancellations come before the ledger's bookkeeping: a task or subscription stops as soon
+    /// as it can, and the ledger records the owner's end, every entry cancelled and the release in
+    /// one step (one clock read, one lock) instead of one per entry.
+    private func finish(releasing: Bool) {
+        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?)
+        let taken = state.withLock { state -> Taken? in
+            if state.ended { return releasing ? (nil, [], state.owner) : nil }
             state.ended = true
-            return (state.takeAll(), state.owner)
+            let items = state.takeAll()
+            return (items.first, items.rest, state.owner)
         }
         guard let taken else { return }
-        if let owner = taken.owner { ledger.ownerEnded(owner) }
-        for item in taken.items.rest.reversed() { item.cancel() }
-        taken.items.first?.cancel()
+        var ownerEnded = false
+        if let owner = taken.owner {
+            ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
+        }
+        var closed = ClosedEntries()
+        for item in taken.rest.reversed() { cancel(item, into: &closed) }
+        if let first = taken.first { cancel(first, into: &closed) }
+        ledger.lifetimeEnded(
+            owner: taken.owner, ownerEnded: ownerEnded, cancelled: closed, released: releasing)
+    }
+
+    /// Runs `item`'s cancellation and ends its entry; an entry of this lifetime's ledger is closed
+    /// there with the rest, in `closed`.
+    private func cancel(_ item: Item, into closed: inout ClosedEntries) {
+        item.action.run()
+        guard let entry = item.entry else { return }
+        guard entry.ledger === ledger else { return entry.end(.cancelled) }
+        if let wasPaused = entry.markEnded() { closed.append(entry, wasPaused: wasPaused) }
     }
 
     // MARK: - For Tether's binding APIs
