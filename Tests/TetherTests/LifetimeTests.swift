@@ -20,12 +20,16 @@ import Testing
                     lifetime.track(self)
                 }
             }
-            let owner = Owner(Ledger(clock: ManualClock(), isEnabled: enabled))
-            let other = Owner(Ledger(clock: ManualClock(), isEnabled: enabled))
+            let ledger = Ledger(clock: ManualClock(), isEnabled: enabled)
+            let owner = Owner(ledger)
+            let other = Owner(ledger)
             #expect(owner.lifetime.isTracked(by: owner))
             #expect(!owner.lifetime.isTracked(by: other))
+            let id = owner.lifetime.ownerID
             owner.lifetime.track(other)  // a second track changes nothing
             #expect(owner.lifetime.isTracked(by: owner))
+            #expect(owner.lifetime.ownerID == id)
+            #expect(ledger.counters.owners == (enabled ? 2 : 0))
             #expect(!Lifetime(ledger: Ledger(clock: ManualClock())).isTracked(by: owner))
         }
     }

@@ -103,7 +103,7 @@ public final class Ledger: Sendable {
             let leaks = state.leakOrder.compactMap { state.leaks[$0] }
             return LedgerSnapshot(
                 time: now, counters: state.counters, owners: owners, unowned: unowned, leaks: leaks,
-                events: Array(state.events))
+                events: state.orderedEvents)
         }
     }
 
@@ -148,10 +148,8 @@ public final class Ledger: Sendable {
     /// Adds an application event to the log (`presented orientation`, `rotated`…).
     public func note(_ message: String, owner: OwnerID? = nil) {
         let time = clock.now
-        state.withLock {
-            $0.log(
-                LedgerEvent(time: time, kind: .note, owner: owner, message: message), capacity: eventCapacity)
-        }
+        let note = LoggedEvent.Note(owner: owner, message: message)
+        state.withLock { $0.log(time: time, kind: .note, note: note, capacity: eventCapacity) }
         changed()
     }
 
@@ -215,8 +213,7 @@ public final class Ledger: Sendable {
                 state.leakOrder.append(key)
                 state.counters.leaks += 1
                 state.log(
-                    LedgerEvent(
-                        time: now, kind: .leak, owner: leak.owner, entryKind: leak.kind, site: leak.site),
+                    time: now, kind: .leak, record: slot, entryKind: leak.kind, site: leak.site,
                     capacity: eventCapacity)
             }
             return !due.isEmpty
@@ -252,6 +249,16 @@ public final class Ledger: Sendable {
         return record
     }
 
+    /// Takes back an owner registered by a `track` that lost to another one on the same lifetime.
+    func discardOwner(_ record: OwnerRecord) {
+        state.withLock { state in
+            guard record.isListed else { return }
+            state.owners.unlist(record)
+            state.counters.owners -= 1
+        }
+        changed()
+    }
+
     /// Opens an entry; nil when the ledger is off.
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
@@ -264,7 +271,7 @@ public final class Ledger: Sendable {
             state.counters[kind] += 1
             if let owner, owner.isListed { owner.count(entry, by: 1) }
             state.log(
-                LedgerEvent(time: now, kind: .created, owner: owner?.id, entryKind: kind, site: site),
+                time: now, kind: .created, record: owner, entryKind: kind, site: site,
                 capacity: eventCapacity)
             return entry
         }
@@ -332,8 +339,7 @@ public final class Ledger: Sendable {
         state.withLock { state in
             state.counters.zombies += 1
             state.log(
-                LedgerEvent(
-                    time: now, kind: .zombie, owner: entry.owner?.id, entryKind: entry.kind, site: entry.site),
+                time: now, kind: .zombie, record: entry.owner, entryKind: entry.kind, site: entry.site,
                 capacity: eventCapacity)
         }
         changed()
@@ -394,9 +400,50 @@ extension OwnerRecord {
         set { isReleased.store(newValue, ordering: .relaxed) }
     }
 
+    /// Under the ledger's lock, the only writer: a load and a store, no locked read-modify-write.
     func count(_ entry: LedgerEntry, by delta: Int) {
-        liveEntries.wrappingAdd(delta, ordering: .relaxed)
-        if entry.bound { liveBoundEntries.wrappingAdd(delta, ordering: .relaxed) }
+        liveEntries.store(live &+ delta, ordering: .relaxed)
+        if entry.bound { liveBoundEntries.store(liveBound &+ delta, ordering: .relaxed) }
+    }
+}
+
+/// An event as the log keeps it: the owner as its record — one reference to copy, where an
+/// ``OwnerID`` is a string — whose id is read when a snapshot is taken.
+struct LoggedEvent {
+    /// An application note's text and the owner it names.
+    final class Note: Sendable {
+        let owner: OwnerID?
+        let message: String
+
+        init(owner: OwnerID?, message: String) {
+            self.owner = owner
+            self.message = message
+        }
+    }
+
+    let time: Duration
+    let kind: LedgerEvent.Kind
+    let record: OwnerRecord?
+    let entryKind: EntryKind?
+    let site: CallSite?
+    let note: Note?
+
+    init(
+        time: Duration, kind: LedgerEvent.Kind, record: OwnerRecord? = nil, entryKind: EntryKind? = nil,
+        site: CallSite? = nil, note: Note? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.record = record
+        self.entryKind = entryKind
+        self.site = site
+        self.note = note
+    }
+
+    var event: LedgerEvent {
+        LedgerEvent(
+            time: time, kind: kind, owner: record?.id ?? note?.owner, entryKind: entryKind, site: site,
+            message: note?.message)
     }
 }
 
@@ -464,7 +511,9 @@ private struct State {
     var leaks: [UInt64: LedgerSnapshot.Leak] = [:]
     var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
     var counters = LedgerSnapshot.Counters()
-    var events = Deque<LedgerEvent>()
+    /// The event log: a ring of at most the ledger's capacity, the oldest at `oldestEvent`.
+    var events: [LoggedEvent] = []
+    var oldestEvent = 0
     /// Verdicts to run, in order of deadline. Owners forgotten meanwhile are skipped.
     var pending = Deque<(deadline: Duration, owner: OwnerSlot)>()
     var leakOrder: [UInt64] = []
@@ -485,7 +534,7 @@ private struct State {
         guard owner.isListed else { return }
         owner.verdictPending = true
         pending.append((deadline, owner))
-        log(LedgerEvent(time: now, kind: .ownerEnded, owner: owner.id, site: owner.site), capacity: capacity)
+        log(time: now, kind: .ownerEnded, record: owner, site: owner.site, capacity: capacity)
     }
 
     mutating func close(
@@ -494,15 +543,13 @@ private struct State {
         guard entry.isListed else { return }
         entries.unlist(entry)
         counters[entry.kind] -= 1
-        let owner = entry.owner.flatMap { $0.isListed ? $0 : nil }
-        owner?.count(entry, by: -1)
+        if let owner = entry.owner, owner.isListed { owner.count(entry, by: -1) }
         if wasPaused { counters.paused -= 1 }
         log(
-            LedgerEvent(
-                time: now, kind: reason == .cancelled ? .cancelled : .ended, owner: entry.owner?.id,
-                entryKind: entry.kind, site: entry.site),
+            time: now, kind: reason == .cancelled ? .cancelled : .ended, record: entry.owner,
+            entryKind: entry.kind, site: entry.site,
             capacity: capacity)
-        if let owner, hasLeak(owner), owner.released, owner.live == 0 {
+        if let owner = entry.owner, hasLeak(owner), owner.isListed, owner.released, owner.live == 0 {
             // The last survivor of a released owner is gone: the leak resolved itself.
             resolveLeak(of: owner, at: now, capacity: capacity)
         }
@@ -512,7 +559,7 @@ private struct State {
         guard owner.isListed, !owner.released else { return }
         owner.released = true
         counters.owners -= 1
-        log(LedgerEvent(time: now, kind: .deinit, owner: owner.id, site: owner.site), capacity: capacity)
+        log(time: now, kind: .deinit, record: owner, site: owner.site, capacity: capacity)
         if hasLeak(owner) {
             // Released late — unless something it owned still runs, which keeps the leak.
             if owner.live == 0 { resolveLeak(of: owner, at: now, capacity: capacity) }
@@ -537,7 +584,7 @@ private struct State {
         leakOrder.removeAll { $0 == record.key }
         leaks[record.key] = nil
         log(
-            LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
+            time: now, kind: .releasedLate, record: record, site: record.site,
             capacity: capacity)
         forget(record)
     }
@@ -549,9 +596,26 @@ private struct State {
         if !leaks.isEmpty { leaks[record.key] = nil }
     }
 
-    mutating func log(_ event: LedgerEvent, capacity: Int) {
-        if events.count >= capacity { events.removeFirst() }
-        events.append(event)
+    /// Adds an event, overwriting the oldest once `capacity` are kept.
+    mutating func log(
+        time: Duration, kind: LedgerEvent.Kind, record: OwnerRecord? = nil, entryKind: EntryKind? = nil,
+        site: CallSite? = nil, note: LoggedEvent.Note? = nil, capacity: Int
+    ) {
+        // Made in place: no copy of the event (and of its references) on the way in.
+        if events.count < capacity {
+            events.append(
+                LoggedEvent(
+                    time: time, kind: kind, record: record, entryKind: entryKind, site: site, note: note))
+        } else {
+            events[oldestEvent] = LoggedEvent(
+                time: time, kind: kind, record: record, entryKind: entryKind, site: site, note: note)
+            oldestEvent = oldestEvent + 1 == events.count ? 0 : oldestEvent + 1
+        }
+    }
+
+    /// The log, oldest first.
+    var orderedEvents: [LedgerEvent] {
+        (events[oldestEvent...] + events[..<oldestEvent]).map(\.event)
     }
 
     func hasLeakedAncestor(_ record: OwnerRecord) -> Bool {

@@ -116,21 +116,19 @@ public final class Lifetime: Sendable {
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
         let tracker = ObjectIdentifier(owner)
-        let parentRecord = parent?.ownerRecord
-        guard
-            state.withLock({ state -> Bool in
-                guard state.tracker == nil else { return false }
-                state.tracker = tracker
-                return true
-            }),
-            let record = ledger.makeOwner(
-                for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
-        else { return }
-        let endedAlready = state.withLock { state -> Bool in
+        let record = ledger.makeOwner(
+            for: owner, site: CallSite(fileID: fileID, line: line), parent: parent?.ownerRecord)
+        // One lock records both the tracker (ledger on or off) and the owner's record.
+        let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
+            guard state.tracker == nil else { return (false, state.ended) }
+            state.tracker = tracker
             state.owner = record
-            return state.ended
+            return (true, state.ended)
         }
-        if endedAlready { ledger.ownerEnded(record) }
+        guard let record else { return }
+        // Tracked already (a second call, or a race): the first record stands, this one goes.
+        guard outcome.first else { return ledger.discardOwner(record) }
+        if outcome.ended { ledger.ownerEnded(record) }
     }
 
     /// Whether `object` is the one that tracks this lifetime. Such an object holds the lifetime
