@@ -170,6 +170,35 @@ private final class ChildModel {
         entry?.end()
     }
 
+    @Test func entriesClosedInAnyOrderLeaveTheOthersListed() {
+        let fixture = LedgerFixture()
+        let model = fixture.run { Model() }
+        let entries = (0..<6).map { line in
+            fixture.ledger.open(
+                .task, owner: model.bag.ownerRecord, site: CallSite(line: UInt(line)), bound: false)
+        }
+        for index in [2, 5, 0] { entries[index]?.end() }
+        let open = fixture.ledger.snapshot().owners.first?.entries.map(\.site.line)
+        #expect(open == [1, 3, 4])
+        #expect(fixture.ledger.counters.tasks == 3)
+        for index in [4, 1, 3] { entries[index]?.end() }
+        #expect(fixture.ledger.snapshot().owners.first?.entries.isEmpty == true)
+    }
+
+    @Test func anEntryOfAnotherLedgerInALifetimeEndsInItsOwnLedger() {
+        let fixture = LedgerFixture()
+        let other = Ledger(clock: ManualClock())
+        let live = LiveData(0)
+        let panel = Viewer("panel", ledger: fixture.ledger)
+        let attributedTo = Lifetime(ledger: other)
+        live.add(observer: panel, disposeBag: panel.bag, attributedTo: attributedTo) { _ in }
+        #expect(other.counters.observers == 1)
+        panel.bag.dispose()
+        #expect(other.counters.observers == 0)
+        #expect(other.snapshot().events.map(\.kind) == [.created, .cancelled])
+        #expect(fixture.ledger.snapshot().events.map(\.kind) == [.ownerEnded])
+    }
+
     @Test func eventLogKeepsOnlyTheNewest() {
         let ledger = Ledger(clock: ManualClock(), eventCapacity: 3)
         for index in 1...5 { ledger.note("event \(index)") }
@@ -261,6 +290,55 @@ private final class CountingClock: TetherClock {
         #expect(clock.count <= 5)
         kept.removeAll()
         #expect(ledger.counters.leaks == 0)
+    }
+
+    @Test func ownerReleasedWithNothingAliveIsSettledAtOnceWithoutATimer() {
+        let clock = CountingClock()
+        let ledger = Ledger(clock: clock)
+        let line: UInt = #line + 4
+        Ledger.$current.withValue(ledger) {
+            do {
+                let model = Model()
+                PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+            }
+        }
+        let snapshot = ledger.snapshot()
+        #expect(snapshot.events.map(\.kind) == [.created, .ownerEnded, .cancelled, .deinit])
+        #expect(snapshot.events.first?.site?.line == line)
+        #expect(snapshot.owners.isEmpty)
+        #expect(snapshot.counters == LedgerSnapshot.Counters())
+        #expect(clock.count == 0)
+    }
+
+    @Test func disposedOwnerReleasedBeforeItsVerdictIsForgottenAndNeverJudged() {
+        let clock = CountingClock()
+        let ledger = Ledger(clock: clock)
+        var model: Model? = Ledger.$current.withValue(ledger) { Model() }
+        model?.bag.dispose()
+        #expect(clock.count == 1)
+        #expect(ledger.snapshot().owners.map(\.state) == [.ended])
+        model = nil
+        #expect(ledger.snapshot().owners.isEmpty)
+        clock.base.advance(by: ledger.gracePeriod)
+        #expect(ledger.counters == LedgerSnapshot.Counters())
+        #expect(clock.count == 1)  // nothing left to judge: not re-armed
+    }
+
+    @Test func ownerReleasedWhileAnAttributedTaskRunsIsStillJudged() throws {
+        let clock = CountingClock()
+        let ledger = Ledger(clock: clock)
+        var entry: LedgerEntry?
+        do {
+            let model = Ledger.$current.withValue(ledger) { Model() }
+            entry = ledger.open(.task, owner: model.bag.ownerRecord, site: CallSite(), bound: false)
+        }
+        #expect(clock.count == 1)
+        clock.base.advance(by: ledger.gracePeriod)
+        let leak = try #require(ledger.snapshot().leaks.first)
+        #expect(leak.kind == .task)
+        entry?.end()
+        #expect(ledger.counters.leaks == 0)
+        #expect(ledger.snapshot().owners.isEmpty)
     }
 
     @Test func noOwnerIsJudgedBeforeItsGracePeriodEnds() {

@@ -11,6 +11,29 @@ import Testing
         #expect(recorder.events == [3, 2, 1])
     }
 
+    @Test func isTrackedOnlyByTheObjectThatTracksItWithTheLedgerOnOrOff() {
+        for enabled in [true, false] {
+            final class Owner {
+                let lifetime: Lifetime
+                init(_ ledger: Ledger) {
+                    lifetime = Lifetime(ledger: ledger)
+                    lifetime.track(self)
+                }
+            }
+            let ledger = Ledger(clock: ManualClock(), isEnabled: enabled)
+            let owner = Owner(ledger)
+            let other = Owner(ledger)
+            #expect(owner.lifetime.isTracked(by: owner))
+            #expect(!owner.lifetime.isTracked(by: other))
+            let id = owner.lifetime.ownerID
+            owner.lifetime.track(other)  // a second track changes nothing
+            #expect(owner.lifetime.isTracked(by: owner))
+            #expect(owner.lifetime.ownerID == id)
+            #expect(ledger.counters.owners == (enabled ? 2 : 0))
+            #expect(!Lifetime(ledger: Ledger(clock: ManualClock())).isTracked(by: owner))
+        }
+    }
+
     @Test func endingTwiceRunsEverythingOnce() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))

@@ -118,6 +118,38 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         }
     }
 
+    @Test func aDeadObserverOnAnotherOwnersBagIsNeverCalledAndIsPruned() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let keeper = Viewer("keeper")  // tracks its bag: the bag does not end with the observer
+            let seen = Recorder<Int>()
+            do {
+                let observer = Viewer("observer")
+                live.add(observer: observer, disposeBag: keeper.bag) { seen.record($0) }
+            }
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
+    @Test func anObserverThatTracksItsBagIsRemovedWhenItGoesEvenWithTheLedgerOff() {
+        let ledger = Ledger(clock: ManualClock(), isEnabled: false)
+        Ledger.$current.withValue(ledger) {
+            let live = LiveData(0)
+            let seen = Recorder<Int>()
+            do {
+                let viewer = Viewer()
+                live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
+                live.publish(value: 1)
+            }
+            live.publish(value: 2)
+            #expect(seen.events == [0, 1])
+            #expect(live.observerCount == 0)
+        }
+    }
+
     @Test func addingWithAnEndedBagRegistersNothing() {
         withLedger { ledger in
             let live = LiveData(0)

@@ -26,8 +26,10 @@ import Synchronization
 /// ```
 ///
 /// Thread-safe: the state is behind one `Mutex`; change handlers and clock calls run after it is
-/// unlocked. Recording costs a lock per binding made or ended and one atomic increment per value
-/// delivered.
+/// unlocked. Recording costs a lock per binding made or ended — a lifetime's end, with everything
+/// it cancels and its owner's release, is one — and an atomic increment per value delivered. An
+/// owner released with nothing of it left alive is settled at once: only owners that may have
+/// leaked wait for a verdict.
 public final class Ledger: Sendable {
     /// The ledger bindings are recorded in when no other is current.
     public static let shared = Ledger()
@@ -80,19 +82,19 @@ public final class Ledger: Sendable {
         return state.withLock { state in
             var byOwner: [UInt64: [LedgerSnapshot.Entry]] = [:]
             var unowned: [LedgerSnapshot.Entry] = []
-            for entry in state.entries.values.sorted(by: { $0.key < $1.key }) {
+            for entry in state.entries.sorted(by: { $0.key < $1.key }) {
                 let item = LedgerSnapshot.Entry(
                     kind: entry.kind, owner: entry.owner?.id, site: entry.site, age: now - entry.created,
                     deliveries: entry.deliveries.load(ordering: .relaxed),
                     state: entry.isPaused ? .paused : .active,
                     bound: entry.bound)
-                if let owner = entry.owner, state.owners[owner.key] != nil {
+                if let owner = entry.owner, owner.isListed {
                     byOwner[owner.key, default: []].append(item)
                 } else {
                     unowned.append(item)
                 }
             }
-            let owners = state.owners.values.sorted(by: { $0.record.key < $1.record.key }).map { slot in
+            let owners = state.owners.sorted(by: { $0.key < $1.key }).map { slot in
                 LedgerSnapshot.Owner(
                     id: slot.record.id, site: slot.record.site,
                     state: state.leaks[slot.key] != nil ? .leaked : (slot.hasEnded ? .ended : .alive),
@@ -101,7 +103,7 @@ public final class Ledger: Sendable {
             let leaks = state.leakOrder.compactMap { state.leaks[$0] }
             return LedgerSnapshot(
                 time: now, counters: state.counters, owners: owners, unowned: unowned, leaks: leaks,
-                events: Array(state.events))
+                events: state.orderedEvents)
         }
     }
 
@@ -146,10 +148,8 @@ public final class Ledger: Sendable {
     /// Adds an application event to the log (`presented orientation`, `rotated`…).
     public func note(_ message: String, owner: OwnerID? = nil) {
         let time = clock.now
-        state.withLock {
-            $0.log(
-                LedgerEvent(time: time, kind: .note, owner: owner, message: message), capacity: eventCapacity)
-        }
+        let note = LoggedEvent.Note(owner: owner, message: message)
+        state.withLock { $0.log(time: time, kind: .note, note: note, capacity: eventCapacity) }
         changed()
     }
 
@@ -172,25 +172,27 @@ public final class Ledger: Sendable {
     private func evaluateDueVerdicts(now: Duration, atMost limit: Int) -> Bool? {
         state.withLock { state -> Bool? in
             guard let first = state.pending.first, first.deadline <= now else { return nil }
-            var due: [(key: UInt64, endedAt: Duration)] = []
+            var due: [(owner: OwnerSlot, endedAt: Duration)] = []
             while due.count < limit, let first = state.pending.first, first.deadline <= now {
                 state.pending.removeFirst()
-                if state.owners[first.key] != nil { due.append((first.key, first.deadline - gracePeriod)) }
+                // An owner already forgotten had its verdict settled when it was released.
+                if first.owner.isListed { due.append((first.owner, first.deadline - gracePeriod)) }
             }
-            var leaked: [UInt64] = []
-            for (key, endedAt) in due {
-                guard let slot = state.owners[key] else { continue }
+            var leaked: [OwnerSlot] = []
+            for (slot, endedAt) in due {
+                guard slot.isListed else { continue }
+                let key = slot.key
                 slot.verdictPending = false
                 // The owner is alive for as long as the lifetime it holds is: its deinit is the
                 // owner's release (`ownerReleased`).
                 if slot.released && slot.live == 0 {
-                    state.forget(key)
+                    state.forget(slot)
                     continue
                 }
                 // A leak: the owner object, or something it owned — bound to its lifetime or
                 // only attributed to it, like a task that was never stored — outlived its end.
                 // Only now is it worth looking through the entries.
-                let survivors = state.entries.values
+                let survivors = state.entries
                     .filter { $0.owner === slot.record }
                     .sorted { $0.key < $1.key }
                 // Named by what kept it: a binding its lifetime could not end, else the oldest.
@@ -198,11 +200,12 @@ public final class Ledger: Sendable {
                 state.leaks[key] = LedgerSnapshot.Leak(
                     owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
                     endedAt: endedAt, survivors: survivors.map(\.site))
-                leaked.append(key)
+                leaked.append(slot)
             }
             // Only the root owner is reported: drop leaks whose ancestor has leaked too.
-            for key in leaked {
-                guard let slot = state.owners[key], let leak = state.leaks[key] else { continue }
+            for slot in leaked {
+                let key = slot.key
+                guard slot.isListed, let leak = state.leaks[key] else { continue }
                 if state.hasLeakedAncestor(slot.record) {
                     state.leaks[key] = nil
                     continue
@@ -210,8 +213,7 @@ public final class Ledger: Sendable {
                 state.leakOrder.append(key)
                 state.counters.leaks += 1
                 state.log(
-                    LedgerEvent(
-                        time: now, kind: .leak, owner: leak.owner, entryKind: leak.kind, site: leak.site),
+                    time: now, kind: .leak, record: slot, entryKind: leak.kind, site: leak.site,
                     capacity: eventCapacity)
             }
             return !due.isEmpty
@@ -226,19 +228,35 @@ public final class Ledger: Sendable {
         let now = clock.now
         let type: any AnyObject.Type = type(of: object)
         let record = state.withLock { state -> OwnerRecord in
+            // One hash lookup: the serial is counted in place; a type's name is made once.
             let typeKey = ObjectIdentifier(type)
-            var serial = state.typeSerials[typeKey] ?? (String(describing: type), 0)
-            serial.count += 1
-            state.typeSerials[typeKey] = serial
+            let serial: (name: String, count: Int)
+            if let index = state.typeSerials.index(forKey: typeKey) {
+                state.typeSerials.values[index].count += 1
+                serial = state.typeSerials.values[index]
+            } else {
+                serial = (String(describing: type), 1)
+                state.typeSerials[typeKey] = serial
+            }
             let record = OwnerRecord(
                 key: state.takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
                 created: now, parent: parent)
-            state.owners[record.key] = record
+            state.owners.list(record)
             state.counters.owners += 1
             return record
         }
         changed()
         return record
+    }
+
+    /// Takes back an owner registered by a `track` that lost to another one on the same lifetime.
+    func discardOwner(_ record: OwnerRecord) {
+        state.withLock { state in
+            guard record.isListed else { return }
+            state.owners.unlist(record)
+            state.counters.owners -= 1
+        }
+        changed()
     }
 
     /// Opens an entry; nil when the ledger is off.
@@ -249,11 +267,11 @@ public final class Ledger: Sendable {
             let entry = LedgerEntry(
                 key: state.takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound,
                 ledger: self)
-            state.entries[entry.key] = entry
+            state.entries.list(entry)
             state.counters[kind] += 1
-            if let owner, let slot = state.owners[owner.key] { slot.count(entry, by: 1) }
+            if let owner, owner.isListed { owner.count(entry, by: 1) }
             state.log(
-                LedgerEvent(time: now, kind: .created, owner: owner?.id, entryKind: kind, site: site),
+                time: now, kind: .created, record: owner, entryKind: kind, site: site,
                 capacity: eventCapacity)
             return entry
         }
@@ -265,23 +283,37 @@ public final class Ledger: Sendable {
     func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool) {
         let now = clock.now
         state.withLock { state in
-            guard state.entries.removeValue(forKey: entry.key) != nil else { return }
-            state.counters[entry.kind] -= 1
-            if let owner = entry.owner, let slot = state.owners[owner.key] { slot.count(entry, by: -1) }
-            if wasPaused { state.counters.paused -= 1 }
-            state.log(
-                LedgerEvent(
-                    time: now, kind: reason == .cancelled ? .cancelled : .ended, owner: entry.owner?.id,
-                    entryKind: entry.kind, site: entry.site),
-                capacity: eventCapacity)
-            if let owner = entry.owner, let slot = state.owners[owner.key], state.leaks[slot.key] != nil,
-                slot.released, slot.live == 0
-            {
-                // The last survivor of a released owner is gone: the leak resolved itself.
-                state.resolveLeak(of: slot.record, at: now, capacity: eventCapacity)
-            }
+            state.close(entry, reason: reason, wasPaused: wasPaused, at: now, capacity: eventCapacity)
         }
         changed()
+    }
+
+    /// Records what a lifetime's end did, with one clock read and one lock: its owner's end (when
+    /// `ownerEnded`: the caller set the record's `ended` flag), the entries it cancelled, in the
+    /// order it cancelled them, and — when the lifetime deinitialized — its owner's release.
+    ///
+    /// An owner that is released with nothing of it left alive has its verdict settled on the spot
+    /// and is forgotten: no verdict waits for it, and no timer is armed for it. So a bind-and-end
+    /// leaves the ledger as it found it, instead of a queue of owners a timer thread judges later.
+    func lifetimeEnded(owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool) {
+        guard owner != nil || !cancelled.isEmpty else { return }
+        let now = clock.now
+        let capacity = eventCapacity
+        let deadline = state.withLock { state -> Duration? in
+            if ownerEnded, let owner {
+                state.ownerEnded(owner, at: now, verdictAt: now + gracePeriod, capacity: capacity)
+            }
+            if let (entry, wasPaused) = cancelled.first {
+                state.close(entry, reason: .cancelled, wasPaused: wasPaused, at: now, capacity: capacity)
+            }
+            for (entry, wasPaused) in cancelled.rest {
+                state.close(entry, reason: .cancelled, wasPaused: wasPaused, at: now, capacity: capacity)
+            }
+            if released, let owner { state.ownerReleased(owner, at: now, capacity: capacity) }
+            return state.takeVerdictDeadline()
+        }
+        changed()
+        if let deadline { scheduleVerdicts(at: deadline) }
     }
 
     /// Counts an entry's pause or resume.
@@ -293,43 +325,12 @@ public final class Ledger: Sendable {
     /// Marks an owner's lifetime ended and schedules its verdict.
     func ownerEnded(_ record: OwnerRecord) {
         guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let now = clock.now
-        let deadline = now + gracePeriod
-        // One lock: mark the end, queue the verdict, log, and decide whether a timer is needed
-        // (deadlines are queued in order, so one timer for the earliest is enough).
-        let schedule = state.withLock { state -> Bool in
-            guard let slot = state.owners[record.key] else { return false }
-            slot.verdictPending = true
-            state.pending.append((deadline, record.key))
-            state.log(
-                LedgerEvent(time: now, kind: .ownerEnded, owner: record.id, site: record.site),
-                capacity: eventCapacity)
-            guard !state.verdictScheduled else { return false }
-            state.verdictScheduled = true
-            return true
-        }
-        changed()
-        if schedule { scheduleVerdicts(at: deadline) }
+        lifetimeEnded(owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false)
     }
 
     /// Notes that an owner object is gone (its lifetime deinitialized); a leak becomes "released late".
     func ownerReleased(_ record: OwnerRecord) {
-        let now = clock.now
-        state.withLock { state in
-            guard let slot = state.owners[record.key], !slot.released else { return }
-            slot.released = true
-            state.counters.owners -= 1
-            state.log(
-                LedgerEvent(time: now, kind: .deinit, owner: record.id, site: record.site),
-                capacity: eventCapacity)
-            if state.leaks[record.key] != nil {
-                // Released late — unless something it owned still runs, which keeps the leak.
-                if slot.live == 0 { state.resolveLeak(of: record, at: now, capacity: eventCapacity) }
-            } else if slot.hasEnded && !slot.verdictPending {
-                state.forget(record.key)
-            }
-        }
-        changed()
+        lifetimeEnded(owner: record, ownerEnded: false, cancelled: ClosedEntries(), released: true)
     }
 
     /// Counts a value delivered to an entry whose owner has ended.
@@ -338,8 +339,7 @@ public final class Ledger: Sendable {
         state.withLock { state in
             state.counters.zombies += 1
             state.log(
-                LedgerEvent(
-                    time: now, kind: .zombie, owner: entry.owner?.id, entryKind: entry.kind, site: entry.site),
+                time: now, kind: .zombie, record: entry.owner, entryKind: entry.kind, site: entry.site,
                 capacity: eventCapacity)
         }
         changed()
@@ -361,12 +361,8 @@ public final class Ledger: Sendable {
     /// work); rescheduling at most every tenth of the grace period judges them in batches, each
     /// at most that much late.
     private func scheduleVerdictsIfNeeded(notBefore: Duration = .zero) {
-        let deadline = state.withLock { state -> Duration? in
-            guard !state.verdictScheduled, let first = state.pending.first else { return nil }
-            state.verdictScheduled = true
-            return max(first.deadline, notBefore)
-        }
-        if let deadline { scheduleVerdicts(at: deadline) }
+        let deadline = state.withLock { state -> Duration? in state.takeVerdictDeadline() }
+        if let deadline { scheduleVerdicts(at: max(deadline, notBefore)) }
     }
 
     private func scheduleVerdicts(at deadline: Duration) {
@@ -391,6 +387,9 @@ extension OwnerRecord {
     var live: Int { liveEntries.load(ordering: .relaxed) }
     var liveBound: Int { liveBoundEntries.load(ordering: .relaxed) }
 
+    /// Whether the ledger still follows the owner (it is in `State.owners`).
+    var isListed: Bool { listIndex.load(ordering: .relaxed) >= 0 }
+
     var verdictPending: Bool {
         get { awaitsVerdict.load(ordering: .relaxed) }
         set { awaitsVerdict.store(newValue, ordering: .relaxed) }
@@ -401,22 +400,122 @@ extension OwnerRecord {
         set { isReleased.store(newValue, ordering: .relaxed) }
     }
 
+    /// Under the ledger's lock, the only writer: a load and a store, no locked read-modify-write.
     func count(_ entry: LedgerEntry, by delta: Int) {
-        liveEntries.wrappingAdd(delta, ordering: .relaxed)
-        if entry.bound { liveBoundEntries.wrappingAdd(delta, ordering: .relaxed) }
+        liveEntries.store(live &+ delta, ordering: .relaxed)
+        if entry.bound { liveBoundEntries.store(liveBound &+ delta, ordering: .relaxed) }
+    }
+}
+
+/// An event as the log keeps it: the owner as its record — one reference to copy, where an
+/// ``OwnerID`` is a string — whose id is read when a snapshot is taken.
+struct LoggedEvent {
+    /// An application note's text and the owner it names.
+    final class Note: Sendable {
+        let owner: OwnerID?
+        let message: String
+
+        init(owner: OwnerID?, message: String) {
+            self.owner = owner
+            self.message = message
+        }
+    }
+
+    let time: Duration
+    let kind: LedgerEvent.Kind
+    let record: OwnerRecord?
+    let entryKind: EntryKind?
+    let site: CallSite?
+    let note: Note?
+
+    init(
+        time: Duration, kind: LedgerEvent.Kind, record: OwnerRecord? = nil, entryKind: EntryKind? = nil,
+        site: CallSite? = nil, note: Note? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.record = record
+        self.entryKind = entryKind
+        self.site = site
+        self.note = note
+    }
+
+    var event: LedgerEvent {
+        LedgerEvent(
+            time: time, kind: kind, owner: record?.id ?? note?.owner, entryKind: entryKind, site: site,
+            message: note?.message)
+    }
+}
+
+/// The entries a lifetime's end closed, in order; the first inline (most lifetimes hold one),
+/// so recording them allocates nothing.
+struct ClosedEntries {
+    private(set) var first: (entry: LedgerEntry, wasPaused: Bool)?
+    private(set) var rest: [(entry: LedgerEntry, wasPaused: Bool)] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ entry: LedgerEntry, wasPaused: Bool) {
+        if first == nil { first = (entry, wasPaused) } else { rest.append((entry, wasPaused)) }
+    }
+}
+
+/// An object the ledger keeps in an unordered array that it knows its position in: found and
+/// removed in O(1) (swapped with the last) without hashing.
+protocol LedgerListed: AnyObject {
+    /// Its index in the array, -1 when it is not in it. Changed only under the ledger's lock.
+    var listPosition: Int { get set }
+}
+
+extension OwnerRecord: LedgerListed {
+    var listPosition: Int {
+        get { listIndex.load(ordering: .relaxed) }
+        set { listIndex.store(newValue, ordering: .relaxed) }
+    }
+}
+
+extension LedgerEntry: LedgerListed {
+    var listPosition: Int {
+        get { listIndex.load(ordering: .relaxed) }
+        set { listIndex.store(newValue, ordering: .relaxed) }
+    }
+
+    var isListed: Bool { listPosition >= 0 }
+}
+
+extension Array where Element: LedgerListed {
+    mutating func list(_ element: Element) {
+        element.listPosition = count
+        append(element)
+    }
+
+    mutating func unlist(_ element: Element) {
+        let index = element.listPosition
+        guard index >= 0 else { return }
+        let last = removeLast()
+        if last !== element {
+            self[index] = last
+            last.listPosition = index
+        }
+        element.listPosition = -1
     }
 }
 
 private struct State {
     var nextKey: UInt64 = 1
-    var entries: [UInt64: LedgerEntry] = [:]
-    var owners: [UInt64: OwnerSlot] = [:]
+    /// Open entries, in no order (snapshots sort them).
+    var entries: [LedgerEntry] = []
+    /// The owners the ledger follows, in no order: alive, or ended and awaiting or failing a verdict.
+    var owners: [OwnerSlot] = []
     /// Leaks found, by owner key (reported ones are also in `leakOrder`).
     var leaks: [UInt64: LedgerSnapshot.Leak] = [:]
     var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
     var counters = LedgerSnapshot.Counters()
-    var events = Deque<LedgerEvent>()
-    var pending = Deque<(deadline: Duration, key: UInt64)>()
+    /// The event log: a ring of at most the ledger's capacity, the oldest at `oldestEvent`.
+    var events: [LoggedEvent] = []
+    var oldestEvent = 0
+    /// Verdicts to run, in order of deadline. Owners forgotten meanwhile are skipped.
+    var pending = Deque<(deadline: Duration, owner: OwnerSlot)>()
     var leakOrder: [UInt64] = []
     var listeners: [UInt64: @Sendable () -> Void] = [:]
     var verdictScheduled = false
@@ -426,26 +525,97 @@ private struct State {
         return nextKey
     }
 
+    func hasLeak(_ owner: OwnerSlot) -> Bool { !leaks.isEmpty && leaks[owner.key] != nil }
+
+    /// Queues the verdict of an owner whose lifetime ended.
+    mutating func ownerEnded(
+        _ owner: OwnerSlot, at now: Duration, verdictAt deadline: Duration, capacity: Int
+    ) {
+        guard owner.isListed else { return }
+        owner.verdictPending = true
+        pending.append((deadline, owner))
+        log(time: now, kind: .ownerEnded, record: owner, site: owner.site, capacity: capacity)
+    }
+
+    mutating func close(
+        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration, capacity: Int
+    ) {
+        guard entry.isListed else { return }
+        entries.unlist(entry)
+        counters[entry.kind] -= 1
+        if let owner = entry.owner, owner.isListed { owner.count(entry, by: -1) }
+        if wasPaused { counters.paused -= 1 }
+        log(
+            time: now, kind: reason == .cancelled ? .cancelled : .ended, record: entry.owner,
+            entryKind: entry.kind, site: entry.site,
+            capacity: capacity)
+        if let owner = entry.owner, hasLeak(owner), owner.isListed, owner.released, owner.live == 0 {
+            // The last survivor of a released owner is gone: the leak resolved itself.
+            resolveLeak(of: owner, at: now, capacity: capacity)
+        }
+    }
+
+    mutating func ownerReleased(_ owner: OwnerSlot, at now: Duration, capacity: Int) {
+        guard owner.isListed, !owner.released else { return }
+        owner.released = true
+        counters.owners -= 1
+        log(time: now, kind: .deinit, record: owner, site: owner.site, capacity: capacity)
+        if hasLeak(owner) {
+            // Released late — unless something it owned still runs, which keeps the leak.
+            if owner.live == 0 { resolveLeak(of: owner, at: now, capacity: capacity) }
+        } else if owner.hasEnded && (owner.live == 0 || !owner.verdictPending) {
+            // Nothing of it outlived it (its verdict could only acquit it), or it was judged already.
+            forget(owner)
+        }
+    }
+
+    /// The deadline to arm the verdict timer for, if one is needed and none is armed; marks it armed.
+    /// Drops the verdicts at the front that were settled meanwhile, so that none is armed for them.
+    mutating func takeVerdictDeadline() -> Duration? {
+        while let first = pending.first, !first.owner.isListed { pending.removeFirst() }
+        guard !verdictScheduled, let first = pending.first else { return nil }
+        verdictScheduled = true
+        return first.deadline
+    }
+
     /// Ends a leak whose owner and survivors are all gone: "released late".
     mutating func resolveLeak(of record: OwnerRecord, at now: Duration, capacity: Int) {
         counters.leaks -= 1
         leakOrder.removeAll { $0 == record.key }
         leaks[record.key] = nil
         log(
-            LedgerEvent(time: now, kind: .releasedLate, owner: record.id, site: record.site),
+            time: now, kind: .releasedLate, record: record, site: record.site,
             capacity: capacity)
-        forget(record.key)
+        forget(record)
     }
 
     /// Drops everything kept about an owner.
-    mutating func forget(_ key: UInt64) {
-        owners[key] = nil
-        if !leaks.isEmpty { leaks[key] = nil }
+    mutating func forget(_ record: OwnerSlot) {
+        owners.unlist(record)
+        record.verdictPending = false
+        if !leaks.isEmpty { leaks[record.key] = nil }
     }
 
-    mutating func log(_ event: LedgerEvent, capacity: Int) {
-        if events.count >= capacity { events.removeFirst() }
-        events.append(event)
+    /// Adds an event, overwriting the oldest once `capacity` are kept.
+    mutating func log(
+        time: Duration, kind: LedgerEvent.Kind, record: OwnerRecord? = nil, entryKind: EntryKind? = nil,
+        site: CallSite? = nil, note: LoggedEvent.Note? = nil, capacity: Int
+    ) {
+        // Made in place: no copy of the event (and of its references) on the way in.
+        if events.count < capacity {
+            events.append(
+                LoggedEvent(
+                    time: time, kind: kind, record: record, entryKind: entryKind, site: site, note: note))
+        } else {
+            events[oldestEvent] = LoggedEvent(
+                time: time, kind: kind, record: record, entryKind: entryKind, site: site, note: note)
+            oldestEvent = oldestEvent + 1 == events.count ? 0 : oldestEvent + 1
+        }
+    }
+
+    /// The log, oldest first.
+    var orderedEvents: [LedgerEvent] {
+        (events[oldestEvent...] + events[..<oldestEvent]).map(\.event)
     }
 
     func hasLeakedAncestor(_ record: OwnerRecord) -> Bool {
@@ -456,5 +626,4 @@ private struct State {
         }
         return false
     }
-
 }

@@ -21,6 +21,8 @@ final class OwnerRecord: Sendable {
     let awaitsVerdict = Atomic<Bool>(false)
     /// Whether the owner's lifetime has deinitialized: the owner object is gone.
     let isReleased = Atomic<Bool>(false)
+    /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
+    let listIndex = Atomic<Int>(-1)
 
     init(key: UInt64, id: OwnerID, site: CallSite, created: Duration, parent: OwnerRecord?) {
         self.key = key
@@ -61,6 +63,8 @@ final class LedgerEntry: Sendable {
     let ledger: Ledger
     let deliveries = Atomic<Int>(0)
     private let status = Atomic<UInt8>(LedgerEntry.active)
+    /// Its position in the ledger's list of open entries; -1 once closed. Under the ledger's lock.
+    let listIndex = Atomic<Int>(-1)
 
     init(
         key: UInt64, kind: EntryKind, site: CallSite, owner: OwnerRecord?, created: Duration, bound: Bool,
@@ -85,16 +89,20 @@ final class LedgerEntry: Sendable {
 
     /// Ends the entry once; later calls do nothing.
     func end(_ reason: EndReason = .ended) {
+        if let wasPaused = markEnded() { ledger.close(self, reason: reason, wasPaused: wasPaused) }
+    }
+
+    /// Marks the entry ended without telling the ledger (the caller closes it there): nil when it
+    /// had ended already, else whether it was paused.
+    func markEnded() -> Bool? {
         var current = status.load(ordering: .relaxed)
         while current != LedgerEntry.ended {
             let (exchanged, original) = status.compareExchange(
                 expected: current, desired: LedgerEntry.ended, ordering: .acquiringAndReleasing)
-            if exchanged {
-                ledger.close(self, reason: reason, wasPaused: current == LedgerEntry.paused)
-                return
-            }
+            if exchanged { return current == LedgerEntry.paused }
             current = original
         }
+        return nil
     }
 
     /// Marks the entry paused (its owner's lifecycle is below the active state) or active again.

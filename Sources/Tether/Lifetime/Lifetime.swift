@@ -7,10 +7,11 @@ import Synchronization
 /// ``add(_:)``; when it ends:
 /// 1. it is marked ended (atomically: a concurrent ``add(_:)`` either lands before and is
 ///    cancelled with the rest, or lands after and is cancelled at once);
-/// 2. its owner, if it tracks one, is reported ended to the ``Ledger``, which checks for leaks
-///    after the grace period;
-/// 3. what it holds is cancelled in reverse order of adding, after the lock is released — a
-///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock.
+/// 2. what it holds is cancelled in reverse order of adding, after the lock is released — a
+///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock;
+/// 3. the ``Ledger`` records it in one step: its owner, if it tracks one, ended (the ledger
+///    checks for leaks after the grace period) and the entries it cancelled. Deliveries count as
+///    zombies from step 1 on.
 ///
 /// A lifetime ends at the latest when it deinitializes. An object becomes a ledger *owner* by
 /// holding a lifetime and calling ``track(_:fileID:line:)`` once, in its `init`:
@@ -67,6 +68,8 @@ public final class Lifetime: Sendable {
         var rest: [Item] = []
         var nextToken: UInt64 = 0
         var owner: OwnerRecord?
+        /// The object that tracks this lifetime, recorded with the ledger on or off.
+        var tracker: ObjectIdentifier?
 
         mutating func append(_ item: Item) {
             if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
@@ -104,8 +107,7 @@ public final class Lifetime: Sendable {
     }
 
     deinit {
-        end()
-        if let owner = state.withLock({ $0.owner }) { ledger.ownerReleased(owner) }
+        finish(releasing: true)
     }
 
     /// Makes `owner` this lifetime's owner in the ledger. Call it once, from the owner's `init`;
@@ -113,16 +115,28 @@ public final class Lifetime: Sendable {
     ///
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
-        let parentRecord = parent?.ownerRecord
-        guard state.withLock({ $0.owner == nil }),
-            let record = ledger.makeOwner(
-                for: owner, site: CallSite(fileID: fileID, line: line), parent: parentRecord)
-        else { return }
-        let endedAlready = state.withLock { state -> Bool in
+        let tracker = ObjectIdentifier(owner)
+        let record = ledger.makeOwner(
+            for: owner, site: CallSite(fileID: fileID, line: line), parent: parent?.ownerRecord)
+        // One lock records both the tracker (ledger on or off) and the owner's record.
+        let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
+            guard state.tracker == nil else { return (false, state.ended) }
+            state.tracker = tracker
             state.owner = record
-            return state.ended
+            return (true, state.ended)
         }
-        if endedAlready { ledger.ownerEnded(record) }
+        guard let record else { return }
+        // Tracked already (a second call, or a race): the first record stands, this one goes.
+        guard outcome.first else { return ledger.discardOwner(record) }
+        if outcome.ended { ledger.ownerEnded(record) }
+    }
+
+    /// Whether `object` is the one that tracks this lifetime. Such an object holds the lifetime
+    /// (``track(_:fileID:line:)``'s contract), so the lifetime ends when the object goes, at the
+    /// latest: what the lifetime bounds needs no separate check that the object is alive.
+    func isTracked(by object: AnyObject) -> Bool {
+        let identity = ObjectIdentifier(object)
+        return state.withLock { $0.tracker == identity }
     }
 
     /// The owner's identity in the ledger (`ViewModel#3`), once tracked.
@@ -167,18 +181,45 @@ public final class Lifetime: Sendable {
         return true
     }
 
-    /// Ends the lifetime: marks it ended, reports its owner ended, then cancels what it holds in
-    /// reverse order of adding. Later calls do nothing.
+    /// Ends the lifetime: marks it ended (and its owner, for the ledger's zombie count), cancels
+    /// what it holds in reverse order of adding, then records the end in the ledger. Later calls
+    /// do nothing.
     public func end() {
-        let taken = state.withLock { state -> (items: (first: Item?, rest: [Item]), owner: OwnerRecord?)? in
-            guard !state.ended else { return nil }
+        finish(releasing: false)
+    }
+
+    /// Ends the lifetime if it has not ended; `releasing` when it deinitializes (its owner is gone).
+    ///
+    /// The cancellations come before the ledger's bookkeeping: a task or subscription stops as soon
+    /// as it can, and the ledger records the owner's end, every entry cancelled and the release in
+    /// one step (one clock read, one lock) instead of one per entry.
+    private func finish(releasing: Bool) {
+        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?)
+        let taken = state.withLock { state -> Taken? in
+            if state.ended { return releasing ? (nil, [], state.owner) : nil }
             state.ended = true
-            return (state.takeAll(), state.owner)
+            let items = state.takeAll()
+            return (items.first, items.rest, state.owner)
         }
         guard let taken else { return }
-        if let owner = taken.owner { ledger.ownerEnded(owner) }
-        for item in taken.items.rest.reversed() { item.cancel() }
-        taken.items.first?.cancel()
+        var ownerEnded = false
+        if let owner = taken.owner {
+            ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
+        }
+        var closed = ClosedEntries()
+        for item in taken.rest.reversed() { cancel(item, into: &closed) }
+        if let first = taken.first { cancel(first, into: &closed) }
+        ledger.lifetimeEnded(
+            owner: taken.owner, ownerEnded: ownerEnded, cancelled: closed, released: releasing)
+    }
+
+    /// Runs `item`'s cancellation and ends its entry; an entry of this lifetime's ledger is closed
+    /// there with the rest, in `closed`.
+    private func cancel(_ item: Item, into closed: inout ClosedEntries) {
+        item.action.run()
+        guard let entry = item.entry else { return }
+        guard entry.ledger === ledger else { return entry.end(.cancelled) }
+        if let wasPaused = entry.markEnded() { closed.append(entry, wasPaused: wasPaused) }
     }
 
     // MARK: - For Tether's binding APIs

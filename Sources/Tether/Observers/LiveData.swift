@@ -4,8 +4,10 @@
 /// receives the current value at once. Observers are held weakly: an observer that is gone is
 /// never called again and its registrations are pruned. The bag given to
 /// ``add(observer:disposeBag:fileID:line:completion:)`` bounds each registration: when the bag is
-/// disposed or deinitializes, the registration is removed. Each registration is an `observer`
-/// entry in the bag's ledger, attributed to the bag's owner.
+/// disposed or deinitializes, the registration is removed. An observer that tracks the bag (the
+/// usual case, as below) holds it, so the bag's end is the observer's: such a registration is not
+/// checked for its observer on every delivery, and goes when the bag does. Each registration is an
+/// `observer` entry in the bag's ledger, attributed to the bag's owner.
 ///
 /// ```swift
 /// final class Panel {

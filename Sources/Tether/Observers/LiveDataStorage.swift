@@ -18,9 +18,13 @@ import Synchronization
 /// deactivated during a dispatch is not called by it; its `delivered` version is only touched by
 /// the thread holding the dispatch claim (handed over under the lock).
 ///
+/// The value lives in `valueBox`, not in an optional in `state`: unspecialized generic code (the
+/// type is generic over a `T` it never sees) looks up `Optional<T>`'s metadata at run time
+/// wherever it makes or copies a `T?`, five times a publish; a `T` needs none.
+///
 /// `@unchecked Sendable` because registrations hold weak references to arbitrary observers and
-/// values of any `T`: `lock` protects `state` and each slot's `token`, `lifetime` and
-/// `lifecycleToken` — every read and write of them happens inside `lock.withLock`. Besides it,
+/// values of any `T`: `lock` protects `state`, the value in `valueBox` and each slot's `token`,
+/// `lifetime` and `lifecycleToken` — every read and write of them happens inside `lock.withLock`. Besides it,
 /// `publishedVersion` mirrors `state.version` atomically for the dispatcher. Completions,
 /// lifetimes, cancellables and released values taken out of it are called or dropped after
 /// unlocking.
@@ -34,7 +38,8 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     }
 
     private struct State {
-        var value: T?
+        /// Whether `valueBox` holds a value: false until the first publish.
+        var hasValue = false
         var version: UInt64 = 0
         /// In increasing order of key.
         var slots: [LiveDataSlot] = []
@@ -45,12 +50,15 @@ final class LiveDataStorage<T>: @unchecked Sendable {
 
     private let lock = Mutex(())
     private var state = State()
+    /// The latest value, once `state.hasValue`. Allocated once; read and replaced under the lock.
+    private let valueBox = UnsafeMutablePointer<T>.allocate(capacity: 1)
     /// `state.version`, written under the lock, read by the dispatcher between two calls.
     private let publishedVersion = Atomic<UInt64>(0)
 
     init(value: T?) {
         if let value {
-            state.value = value
+            valueBox.initialize(to: value)
+            state.hasValue = true
             state.version = 1
             publishedVersion.store(1, ordering: .relaxed)
         }
@@ -61,23 +69,30 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         let left = state.slots
         state.slots = []
         finish(left, .removed)
+        if state.hasValue { valueBox.deinitialize(count: 1) }
+        valueBox.deallocate()
     }
 
-    var value: T? { lock.withLock { _ in state.value } }
+    var value: T? { lock.withLock { _ in state.hasValue ? valueBox.pointee : nil } }
 
     var observerCount: Int { lock.withLock { _ in state.slots.count { $0.observer != nil } } }
 
     // MARK: - Publishing
 
     func publish(_ value: T) {
-        var replaced: T? = value
+        var replaced = value
         let start = lock.withLock { _ -> Bool in
-            swap(&state.value, &replaced)
+            if state.hasValue {
+                swap(&valueBox.pointee, &replaced)
+            } else {
+                valueBox.initialize(to: value)
+                state.hasValue = true
+            }
             state.version += 1
             publishedVersion.store(state.version, ordering: .relaxed)
             return claimDispatch()
         }
-        _ = replaced  // the old value is released here, after unlocking
+        _ = replaced  // the old value (or the first's copy) is released here, after unlocking
         if start { dispatch() }
     }
 
@@ -94,8 +109,14 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     /// Delivers the newest value to every active registration that has not received it, in
     /// order of registration, outside the lock. The caller holds the dispatch claim.
     private func dispatch() {
+        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
+            dispatch(into: buffer.baseAddress!)
+        }
+    }
+
+    /// ``dispatch()`` with `value`, uninitialized memory for the value of each round.
+    private func dispatch(into value: UnsafeMutablePointer<T>) {
         var pruned: [LiveDataSlot] = []
-        var value: T? = nil
         var slots: [LiveDataSlot] = []
         var version: UInt64 = 0
         var round = 0
@@ -109,11 +130,11 @@ final class LiveDataStorage<T>: @unchecked Sendable {
                     }
                 }
                 state.invalidated = false
-                guard state.value != nil else {
+                guard state.hasValue else {
                     state.dispatching = false
                     return false
                 }
-                value = state.value
+                value.initialize(to: valueBox.pointee)
                 slots = state.slots
                 version = state.version
                 return true
@@ -121,24 +142,15 @@ final class LiveDataStorage<T>: @unchecked Sendable {
             round += 1
             finish(pruned, .removed)
             pruned = []
-            guard more, let value else { break }
-            deliver(value, version: version, to: slots, pruning: &pruned)
-        }
-        // The snapshot, and with it any completion removed meanwhile, is released after unlocking.
-        slots = []
-    }
-
-    /// One round: calls every due completion of `slots` with `value`, stopping early when a newer
-    /// version is published. Slots whose observer died are added to `pruned`. The loop itself is
-    /// not generic (``LiveDataSlot``): no generic metadata is looked up per registration.
-    private func deliver(
-        _ value: T, version: UInt64, to slots: [LiveDataSlot], pruning pruned: inout [LiveDataSlot]
-    ) {
-        withUnsafePointer(to: value) { value in
+            guard more else { break }
             LiveDataSlot.deliver(
                 UnsafeRawPointer(value), version: version, to: slots, publishedVersion: publishedVersion,
                 pruning: &pruned)
+            // This round's copy of the value is released outside the lock.
+            value.deinitialize(count: 1)
         }
+        // The snapshot, and with it any completion removed meanwhile, is released after unlocking.
+        slots = []
     }
 
     // MARK: - Registering
@@ -278,6 +290,13 @@ final class LiveDataStorage<T>: @unchecked Sendable {
 
 /// One registration of a ``LiveData``, whatever its value type: the per-value path is not generic.
 ///
+/// A delivery reads what it needs from the slot itself: its `flags` (one relaxed load says whether
+/// it is active and not removed) and its `delivered` version. It loads the weak `observer` only
+/// when the observer is not the object that tracks the registration's lifetime: an observer that
+/// tracks its bag holds it, so the bag ends — and sets the slot's `removed` flag — when the
+/// observer goes, and a weak load (a side-table retain and release, the larger half of a delivery)
+/// would only repeat what the flag says.
+///
 /// `@unchecked Sendable`: its `let`s are set before it is published under its storage's lock; the
 /// storage's `lock` protects `lifetime`, `token` and `lifecycleToken`; `flags` and `delivered` are
 /// atomics (see ``LiveDataStorage`` for who writes them).
@@ -294,6 +313,8 @@ class LiveDataSlot: @unchecked Sendable {
 
     final let key: UInt64
     final weak var observer: AnyObject?
+    /// Whether `observer` tracks `lifetime`: the lifetime's end, not a weak load, says it is gone.
+    final let observerEndsLifetime: Bool
     final let entry: LedgerEntry?
     /// `active` and `removed` bits; written under the storage's lock.
     final let flags: Atomic<UInt8>
@@ -309,6 +330,7 @@ class LiveDataSlot: @unchecked Sendable {
     init(key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool) {
         self.key = key
         self.observer = observer
+        observerEndsLifetime = lifetime.isTracked(by: observer)
         self.entry = entry
         self.lifetime = lifetime
         flags = Atomic(isActive ? LiveDataSlot.active : 0)
@@ -317,19 +339,24 @@ class LiveDataSlot: @unchecked Sendable {
     /// Calls the completion with the value `value` points to (a `T` of the typed subclass).
     func receive(_ value: UnsafeRawPointer) {}
 
+    /// Whether the observer is known to be gone. An observer that tracks the lifetime is removed
+    /// with it instead.
+    final var isObserverGone: Bool { !observerEndsLifetime && observer == nil }
+
     /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
     /// version `version` of the value, unless it is inactive, removed, already has it or its
     /// observer is gone.
+    @inline(__always)
     final func deliver(_ value: UnsafeRawPointer, version: UInt64) -> Outcome {
         let flags = flags.load(ordering: .relaxed)
         guard flags == LiveDataSlot.active, delivered.load(ordering: .relaxed) < version else {
             // An inactive registration is not called, but one whose observer died goes.
-            return flags == 0 && observer == nil ? .dead : .skipped
+            return flags == 0 && isObserverGone ? .dead : .skipped
         }
-        guard observer != nil else { return .dead }
+        if isObserverGone { return .dead }
         delivered.store(version, ordering: .relaxed)
         receive(value)
-        entry?.delivered()
+        entry?.countLiveDataDelivery()
         return .delivered
     }
 
@@ -340,14 +367,15 @@ class LiveDataSlot: @unchecked Sendable {
         _ value: UnsafeRawPointer, version: UInt64, to slots: [LiveDataSlot],
         publishedVersion: borrowing Atomic<UInt64>, pruning pruned: inout [LiveDataSlot]
     ) {
-        slots.withUnsafeBufferPointer { slots in
-            for slot in slots {
-                if publishedVersion.load(ordering: .relaxed) != version { return }
-                // The snapshot keeps every slot alive: no retain per registration.
-                let outcome = Unmanaged.passUnretained(slot)._withUnsafeGuaranteedRef {
-                    $0.deliver(value, version: version)
+        slots.withUnsafeBufferPointer { buffer in
+            // The snapshot keeps every slot alive for the round: read them as unmanaged references,
+            // so that the loop retains and releases nothing per registration.
+            buffer.withMemoryRebound(to: Unmanaged<LiveDataSlot>.self) { slots in
+                for slot in slots {
+                    if publishedVersion.load(ordering: .relaxed) != version { return }
+                    let outcome = slot._withUnsafeGuaranteedRef { $0.deliver(value, version: version) }
+                    if outcome == .dead { pruned.append(slot.takeUnretainedValue()) }
                 }
-                if outcome == .dead { pruned.append(slot) }
             }
         }
     }
@@ -367,5 +395,22 @@ final class TypedLiveDataSlot<T>: LiveDataSlot, @unchecked Sendable {
 
     override func receive(_ value: UnsafeRawPointer) {
         completion(value.assumingMemoryBound(to: T.self).pointee)
+    }
+}
+
+extension LedgerEntry {
+    /// Counts a delivery to a ``LiveData`` registration. Only the thread holding the storage's
+    /// dispatch claim delivers to a registration, and the claim changes hands under the storage's
+    /// lock, so the count is a relaxed load and store, not a locked read-modify-write; snapshots
+    /// read it relaxed. A delivery after the owner's end is a zombie, as in ``delivered()``.
+    @inline(__always)
+    fileprivate func countLiveDataDelivery() {
+        deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        if owner?.hasEnded == true { LedgerEntry.recordLiveDataZombie(self) }
+    }
+
+    @inline(never)
+    private static func recordLiveDataZombie(_ entry: LedgerEntry) {
+        entry.ledger.recordZombie(entry)
     }
 }
