@@ -14,6 +14,10 @@ public enum AsyncSinkOverlap: Sendable, Hashable {
 
 /// The bookkeeping of an `asyncSink`: which bodies run, which values wait. Pure: it decides, its
 /// storage acts (starts and cancels tasks) after unlocking.
+///
+/// Generic over what waits so that its tests can queue plain values; the storage uses it with one
+/// concrete type, ``AsyncSinkJob``, so the compiler specializes it there and the per-value path
+/// looks no metadata up.
 struct AsyncSinkStateMachine<Value: Sendable> {
     /// A started body, before and after its task is known.
     private enum Slot {

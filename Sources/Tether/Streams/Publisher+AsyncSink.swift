@@ -28,11 +28,11 @@ extension Publisher where Failure == Never, Output: Sendable {
         fileID: StaticString = #fileID, line: UInt = #line,
         receiveValue: @escaping @Sendable @isolated(any) (Output) async -> Void
     ) -> AnyCancellable {
-        let storage = AsyncSinkStorage<Output>(
+        let storage = AsyncSinkStorage(
             overlap: overlap, priority: priority, ledger: .current,
-            site: CallSite(fileID: fileID, line: line),
-            body: receiveValue)
-        let subscription = sink { storage.receive($0) }
+            site: CallSite(fileID: fileID, line: line))
+        // The only generic step per value: binding it to the body. The rest is not generic.
+        let subscription = sink { value in storage.receive { await receiveValue(value) } }
         return AnyCancellable {
             subscription.cancel()
             storage.cancel()
