@@ -48,7 +48,7 @@ case "fuse", "bound-sink":
             rawSinks(100, to: subject, sum: sum, into: &cancellables)
         } else if arguments[1] == "fuse" {
             let fused = subject.fuse(heldBy: holder, on: \.cancellables)
-            for _ in 0..<100 { fused.sink { sum.add($0) }.store(in: &cancellables) }
+            fusedSinks(100, to: fused, sum: sum, into: &cancellables)
         } else {
             for _ in 0..<100 { subject.sink(boundTo: owner.bag) { sum.add($0) } }
         }
@@ -98,6 +98,14 @@ func rawSinks(
     _ count: Int, to subject: PassthroughSubject<Int, Never>, sum: Tally, into cancellables: inout Set<AnyCancellable>
 ) {
     for _ in 0..<count { subject.sink { sum.add($0) }.store(in: &cancellables) }
+}
+
+/// `count` sinks through a fuse, made outside the top-level code for the same reason.
+func fusedSinks(
+    _ count: Int, to fused: Publishers.Fuse<PassthroughSubject<Int, Never>>, sum: Tally,
+    into cancellables: inout Set<AnyCancellable>
+) {
+    for _ in 0..<count { fused.sink { sum.add($0) }.store(in: &cancellables) }
 }
 
 /// The alternative of `asyncsink`: a sink starting a `Task {}` per value (nonisolated, as above).
