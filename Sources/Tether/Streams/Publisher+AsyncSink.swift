@@ -31,8 +31,22 @@ extension Publisher where Failure == Never, Output: Sendable {
         let storage = AsyncSinkStorage(
             overlap: overlap, priority: priority, ledger: .current,
             site: CallSite(fileID: fileID, line: line))
-        // The only generic step per value: binding it to the body. The rest is not generic.
-        let subscription = sink { value in storage.receive { await receiveValue(value) } }
+        // The only generic code per value: the body's task, bound to the value. The bookkeeping
+        // around it (the ticket, the storage) is not generic.
+        let subscription = sink { value in
+            storage.receive { ticket in
+                Task(priority: ticket.priority) {
+                    if !Task.isCancelled {
+                        if ticket.bindsEntry {
+                            await LedgerEntry.$current.withValue(ticket.entry) { await receiveValue(value) }
+                        } else {
+                            await receiveValue(value)
+                        }
+                    }
+                    ticket.finished()
+                }
+            }
+        }
         return AnyCancellable {
             subscription.cancel()
             storage.cancel()
