@@ -98,7 +98,8 @@ final class LedgerEntry: Sendable {
     @inline(__always)
     func deliveredSerially() {
         deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        if let owner, owner.hasEnded { ledger.recordZombie(self) }
+        // Optional chaining reads the owner in place; `if let owner` retained and released it.
+        if owner?.hasEnded == true { ledger.recordZombie(self) }
     }
 
     /// Ends the entry once; later calls do nothing.

@@ -169,11 +169,17 @@ extension Publishers.Fuse {
         /// Exclusivity is not checked at run time: its reads without the lock are kept apart from
         /// its writes by `gate` (see the type's discussion), which a dynamic check cannot see.
         @exclusivity(unchecked) private var downstream: Link?
+        /// `downstream` unretained, for the per-value path: a retain and a release per value are
+        /// two more locked instructions, as many as the gate's. Valid while `downstream` holds
+        /// the link, which is until the gate settles: never during a delivery. Written with it.
+        @exclusivity(unchecked) private var unretainedDownstream: Unmanaged<Link>?
         private var upstream: (any Subscription)?
         private var pendingDemand = Subscribers.Demand.none
 
         init(downstream: Downstream, anchor: FuseAnchor, entry: LedgerEntry?) {
-            self.downstream = Link(downstream)
+            let link = Link(downstream)
+            self.downstream = link
+            unretainedDownstream = Unmanaged.passUnretained(link)
             self.anchor = anchor
             self.entry = entry
         }
@@ -217,13 +223,13 @@ extension Publishers.Fuse {
             let before = FuseGate(
                 rawValue: gate.wrappingAdd(FuseGate.deliveryUnit, ordering: .acquiring).oldValue)
             // Counted: nothing takes `downstream` until this delivery leaves.
-            guard before.entering().admitted, let downstream else {
+            guard before.entering().admitted, let link = unretainedDownstream else {
                 leave()
                 return .none
             }
             // Combine calls `receive(_:)` serially, so the count needs no locked increment.
             entry?.deliveredSerially()
-            let demand = downstream.receive(input)
+            let demand = link._withUnsafeGuaranteedRef { $0.receive(input) }
             return leave() ? .none : demand
         }
 
@@ -332,6 +338,7 @@ extension Publishers.Fuse {
         private func takeDownstream() -> Link? {
             let downstream = self.downstream
             self.downstream = nil
+            unretainedDownstream = nil
             return downstream
         }
 
