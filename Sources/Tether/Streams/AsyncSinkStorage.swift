@@ -3,7 +3,13 @@ import Synchronization
 /// Starts one value's body in a task, given the body's ticket. `asyncSink` makes one per value:
 /// the task's closure is then the only generic code a value runs, and it calls the body directly
 /// (one async frame, as a hand-written `Task {}` per value has).
-typealias AsyncSinkStarter = @Sendable (AsyncSinkTicket) -> Task<Void, Never>
+///
+/// A struct around the function, not the bare function type: as the state machine's generic
+/// `Value`, a function would be re-abstracted on the way in (a thunk allocated per value) and
+/// called through that thunk on the way out.
+struct AsyncSinkStarter: Sendable {
+    let start: @Sendable (AsyncSinkTicket) -> Task<Void, Never>
+}
 
 /// What a body's task needs from its storage: its place in the books, its ledger entry, its
 /// priority.
@@ -59,7 +65,7 @@ final class AsyncSinkStorage: Sendable {
     /// How many bodies are running.
     var runningCount: Int { state.withLock { $0.runningCount } }
 
-    func receive(_ starter: @escaping AsyncSinkStarter) {
+    func receive(_ starter: AsyncSinkStarter) {
         let action = state.withLock { $0.received(starter) }
         guard case .start(let id, let starter, let cancelling) = action else { return }
         if !cancelling.isEmpty { cancel(cancelling) }
@@ -79,7 +85,7 @@ final class AsyncSinkStorage: Sendable {
 
     private func start(id: UInt64, starter: AsyncSinkStarter) {
         let entry = ledger.open(.task, owner: nil, site: site, bound: false)
-        let task = starter(AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority))
+        let task = starter.start(AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority))
         let registered = state.withLock { $0.registered(id: id, task: task, entry: entry) }
         if !registered {
             task.cancel()

@@ -34,18 +34,21 @@ extension Publisher where Failure == Never, Output: Sendable {
         // The only generic code per value: the body's task, bound to the value. The bookkeeping
         // around it (the ticket, the storage) is not generic.
         let subscription = sink { value in
-            storage.receive { ticket in
-                Task(priority: ticket.priority) {
-                    if !Task.isCancelled {
-                        if ticket.bindsEntry {
-                            await LedgerEntry.$current.withValue(ticket.entry) { await receiveValue(value) }
-                        } else {
-                            await receiveValue(value)
+            storage.receive(
+                AsyncSinkStarter { ticket in
+                    Task(priority: ticket.priority) {
+                        if !Task.isCancelled {
+                            if ticket.bindsEntry {
+                                await LedgerEntry.$current.withValue(ticket.entry) {
+                                    await receiveValue(value)
+                                }
+                            } else {
+                                await receiveValue(value)
+                            }
                         }
+                        ticket.finished()
                     }
-                    ticket.finished()
-                }
-            }
+                })
         }
         return AnyCancellable {
             subscription.cancel()
