@@ -49,6 +49,10 @@ import Testing
         #expect(outerSettle == .finish)
         #expect(afterOuter.deliveries == 0)
         #expect(afterOuter.terminating(leaving: .release) == nil)
+        let settled = afterOuter.settled()
+        #expect(settled.pending == .none)
+        #expect(settled.status == .terminal)
+        #expect(settled.entering().next.leaving().settle == .none, "a value after the settling")
     }
 
     @Test func onlyTheFirstEndDecidesWhatTheLastDeliveryDoes() {

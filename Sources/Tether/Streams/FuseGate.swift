@@ -8,10 +8,12 @@
 /// terminal, the rest the number of deliveries running (values, or the subscription's hand-over).
 ///
 /// The rule it keeps: the downstream subscriber is released, or finished by a blow, only when the
-/// subscription is terminal *and* no delivery runs. Once terminal the count can only come back to
-/// zero once (a value arriving then is counted and leaves at once), and exactly one thread sees
-/// the subscription settle: the one that made it terminal while nothing ran, or else the
-/// delivery that brings the count back to zero.
+/// subscription is terminal *and* no delivery runs. No value is admitted once it is terminal (one
+/// arriving then is counted and leaves at once), so the thread that settles is the one that made
+/// it terminal while nothing ran, or else the delivery that brings the count back to zero, which
+/// then clears what was pending (``settled()``). A value counted in between may see it pending
+/// too: settling takes the downstream under the subscription's lock, so only one of them finds
+/// it there.
 struct FuseGate: Equatable, Sendable {
     enum Status: UInt {
         case awaitingUpstream = 0
@@ -77,6 +79,13 @@ struct FuseGate: Equatable, Sendable {
         let next = FuseGate(rawValue: rawValue - Self.deliveryUnit)
         return (next, next.deliveries == 0 ? next.pending : .none)
     }
+
+    /// The last delivery has settled the subscription: nothing is pending any more (an atomic
+    /// `and`, so that values arriving later leave without settling again).
+    func settled() -> FuseGate { FuseGate(rawValue: rawValue & ~Self.pendingMask) }
+
+    /// What ``settled()`` clears.
+    static var pendingBits: UInt { pendingMask }
 
     /// The subscription ends (blown, cancelled or completed); nil if it already had. `idle` is
     /// true when no delivery runs: the caller settles now. Otherwise `pending` is left to the

@@ -314,6 +314,8 @@ extension Publishers.Fuse {
         /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
         @inline(never)
         private func settleNow(_ settle: FuseGate.Pending) -> Bool {
+            gate.bitwiseAnd(~FuseGate.pendingBits, ordering: .acquiringAndReleasing)
+            // Taken once: a value counted before the line above may settle too, and find nothing.
             let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in (takeDownstream(), takeAnchor()) }
             guard settle == .finish, let downstream = taken.0 else { return false }
             downstream.receive(completion: .finished)
