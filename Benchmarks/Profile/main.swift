@@ -3,6 +3,7 @@
 //
 //     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
 //     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
+//     tether-bench-profile fuse|bound-sink|asyncsink raw [count]   (the alternative: raw sinks, a Task per value)
 //     tether-bench-profile frame paint|diff [count]
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
@@ -44,9 +45,11 @@ case "fuse", "bound-sink":
         let holder = Holder()
         let owner = Owner()
         var cancellables = Set<AnyCancellable>()
-        if arguments[1] == "fuse" {
+        if arguments[2] == "raw" {
+            rawSinks(100, to: subject, sum: sum, into: &cancellables)
+        } else if arguments[1] == "fuse" {
             let fused = subject.fuse(heldBy: holder, on: \.cancellables)
-            for _ in 0..<100 { fused.sink { sum.add($0) }.store(in: &cancellables) }
+            fusedSinks(100, to: fused, sum: sum, into: &cancellables)
         } else {
             for _ in 0..<100 { subject.sink(boundTo: owner.bag) { sum.add($0) } }
         }
@@ -55,9 +58,10 @@ case "fuse", "bound-sink":
     }
 case "asyncsink":
     // `count` values through asyncSink, until every body has run.
+    // `raw`: the alternative, a sink starting a `Task {}` per value.
     let done = Tally()
     let cancellable = Ledger.$current.withValue(ledger) {
-        subject.asyncSink { _ in done.add(1) }
+        arguments[2] == "raw" ? rawTaskPerValue(subject, done) : subject.asyncSink { _ in done.add(1) }
     }
     for value in 0..<count { subject.send(value) }
     while done.value < count { usleep(100) }
@@ -85,6 +89,28 @@ case "frame":
 default:
     print("unknown case \(arguments[1])")
     exit(2)
+}
+
+/// The alternative of `fuse` and `bound-sink`: `count` raw sinks. Outside the top-level code, so
+/// that the closure is not main-actor isolated: Swift 6 would check its isolation at run time on
+/// every value (OpenCombine is a Swift 5 module), which the benchmark's closures do not pay.
+func rawSinks(
+    _ count: Int, to subject: PassthroughSubject<Int, Never>, sum: Tally, into cancellables: inout Set<AnyCancellable>
+) {
+    for _ in 0..<count { subject.sink { sum.add($0) }.store(in: &cancellables) }
+}
+
+/// `count` sinks through a fuse, made outside the top-level code for the same reason.
+func fusedSinks(
+    _ count: Int, to fused: Publishers.Fuse<PassthroughSubject<Int, Never>>, sum: Tally,
+    into cancellables: inout Set<AnyCancellable>
+) {
+    for _ in 0..<count { fused.sink { sum.add($0) }.store(in: &cancellables) }
+}
+
+/// The alternative of `asyncsink`: a sink starting a `Task {}` per value (nonisolated, as above).
+func rawTaskPerValue(_ subject: PassthroughSubject<Int, Never>, _ done: Tally) -> AnyCancellable {
+    subject.sink { _ in Task { done.add(1) } }
 }
 
 /// Replays the bind-and-end benchmark.

@@ -71,4 +71,18 @@ import Testing
         let third = started(machine.received(3))
         #expect(third?.value == 3)
     }
+
+    @Test func anIDThatLeftTheBooksDoesNotMatchTheBodyReusingItsSlot() {
+        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
+        let first = started(machine.received(1))!
+        _ = machine.finished(id: first.id)
+        let second = started(machine.received(2))!
+        #expect(second.id != first.id)
+        _ = machine.finished(id: first.id)  // stale: must not free the second body's slot
+        #expect(machine.runningCount == 1)
+        let staleRegistered = machine.registered(id: first.id, task: Task {}, entry: nil)
+        let secondRegistered = machine.registered(id: second.id, task: Task {}, entry: nil)
+        #expect(!staleRegistered)
+        #expect(secondRegistered)
+    }
 }

@@ -188,4 +188,129 @@ private final class Holder {
             }
         }
     }
+
+    @Test func cancellingWhileValuesAreSentElsewhereEndsCleanlyAndReleasesTheSubscriber() {
+        withOwnLedger {
+            let holder = Holder()
+            for _ in 0..<2_000 {
+                let subject = PassthroughSubject<Int, Never>()
+                weak var released: StreamsRecorder<Int>?
+                do {
+                    let recorder = StreamsRecorder<Int>()
+                    released = recorder
+                    subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
+                    let sender = StreamsSendableBox(subject)
+                    DispatchQueue.concurrentPerform(iterations: 2) { index in
+                        if index == 0 {
+                            for value in 0..<10 { sender.value.send(value) }
+                        } else {
+                            recorder.cancel()
+                        }
+                    }
+                    let events = recorder.events
+                    #expect(events.first == .subscribed)
+                    #expect(!events.contains(.finished))
+                    let values = events.compactMap { event -> Int? in
+                        if case .value(let value) = event { value } else { nil }
+                    }
+                    #expect(values == Array(0..<values.count))
+                }
+                #expect(released == nil, "the fuse released the cancelled subscriber")
+            }
+            #expect(holder.cancellables.isEmpty, "each fuse's token left when it was no longer used")
+        }
+    }
+
+    @Test func cancellingFromInsideADeliveryReleasesTheSubscriberWhenItReturns() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            weak var released: SelfCancellingSubscriber?
+            do {
+                let subscriber = SelfCancellingSubscriber()
+                released = subscriber
+                subject.fuse(heldBy: holder, on: \.cancellables).subscribe(subscriber)
+                subject.send(1)
+                subject.send(2)
+                #expect(subscriber.values == [1])
+            }
+            #expect(released == nil)
+        }
+    }
+
+    @Test func holderDeinitializingDuringADeliveryFinishesAfterIt() {
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = StreamsRecorder<Int>()
+            var holder: Holder? = Holder()
+            let held = StreamsSendableBox(holder!)
+            let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
+            holder = nil
+            fused
+                .handleEvents(receiveOutput: { _ in held.release() })  // the fuse blows here
+                .subscribe(recorder)
+            subject.send(1)
+            subject.send(2)
+            #expect(fused.isBlown)
+            #expect(recorder.events == [.subscribed, .value(1), .finished])
+        }
+    }
+
+    @Test func upstreamFinishingWhileTheHolderDeinitializesFinishesExactlyOnce() {
+        withOwnLedger {
+            for _ in 0..<2_000 {
+                let subject = PassthroughSubject<Int, Never>()
+                let recorder = StreamsRecorder<Int>()
+                var holder: Holder? = Holder()
+                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
+                let held = StreamsSendableBox(holder!)
+                holder = nil
+                let sender = StreamsSendableBox(subject)
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    if index == 0 {
+                        sender.value.send(1)
+                        sender.value.send(completion: .finished)
+                    } else {
+                        held.release()
+                    }
+                }
+                let events = recorder.events
+                #expect(events.first == .subscribed)
+                #expect(events.last == .finished)
+                #expect(events.filter { $0 == .finished }.count == 1)
+            }
+        }
+    }
+}
+
+/// A subscriber that cancels its subscription from inside its first value's delivery.
+///
+/// `@unchecked Sendable` for the tests: `lock` protects `subscription` and `received`.
+private final class SelfCancellingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private let lock = Mutex(())
+    private var subscription: (any Subscription)?
+    private var received: [Int] = []
+
+    var values: [Int] { lock.withLock { _ in received } }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { _ in self.subscription = subscription }
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        let subscription = lock.withLock { _ -> (any Subscription)? in
+            received.append(input)
+            let taken = self.subscription
+            self.subscription = nil
+            return taken
+        }
+        subscription?.cancel()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }

@@ -47,7 +47,8 @@ enum EndReason: Sendable {
 ///
 /// Made by Tether's binding APIs through ``Ledger/open(_:owner:site:bound:)``. Thread-safe: the
 /// counters are atomics and the ledger's state is behind its own lock. The hot path,
-/// ``delivered()``, costs one atomic increment and one atomic load.
+/// ``delivered()``, costs one atomic increment and one atomic load; ``deliveredSerially()``, for a
+/// single Combine subscriber, two plain loads and a store.
 final class LedgerEntry: Sendable {
     private static let active: UInt8 = 0
     private static let paused: UInt8 = 1
@@ -81,10 +82,28 @@ final class LedgerEntry: Sendable {
 
     /// Counts one value delivered through this entry; a delivery after the owner's end is a
     /// zombie and is reported to the ledger.
+    ///
+    /// For paths that may deliver from several threads at once (an async sequence shared by
+    /// tasks, `Task.countDelivery()`): the count is a read-modify-write (`lock xadd` on x86).
     @inline(__always)
     func delivered() {
         deliveries.wrappingAdd(1, ordering: .relaxed)
         if let owner, owner.hasEnded { ledger.recordZombie(self) }
+    }
+
+    /// As ``delivered()``, for an entry counted only by one Combine subscriber: a relaxed load
+    /// and a relaxed store, no locked read-modify-write.
+    ///
+    /// Exact there because Combine requires a publisher to call a subscriber's `receive(_:)`
+    /// serially: no two calls overlap, and a publisher that moves its calls between threads
+    /// orders them through its own synchronization (a lock, a queue), so each call happens after
+    /// the previous one and its load sees the previous store. Only that subscriber writes the
+    /// counter; readers (snapshots, on any thread) load it relaxed and see a recent, whole value.
+    @inline(__always)
+    func deliveredSerially() {
+        deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        // Optional chaining reads the owner in place; `if let owner` retained and released it.
+        if owner?.hasEnded == true { ledger.recordZombie(self) }
     }
 
     /// Ends the entry once; later calls do nothing.

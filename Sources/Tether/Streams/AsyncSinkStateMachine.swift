@@ -14,11 +14,26 @@ public enum AsyncSinkOverlap: Sendable, Hashable {
 
 /// The bookkeeping of an `asyncSink`: which bodies run, which values wait. Pure: it decides, its
 /// storage acts (starts and cancels tasks) after unlocking.
+///
+/// Generic over what waits so that its tests can queue plain values; the storage uses it with one
+/// concrete type, ``AsyncSinkStarter``, so the compiler specializes it there and the per-value path
+/// looks no metadata up.
 struct AsyncSinkStateMachine<Value: Sendable> {
-    /// A started body, before and after its task is known.
-    private enum Slot {
-        case starting
-        case running(Task<Void, Never>, LedgerEntry?)
+    /// One place in the books: free, or holding a body before and after its task is known.
+    ///
+    /// The books are a slab, not a dictionary: a body's id is its slot's index and the slot's
+    /// generation, so finding it needs no hashing, and freed slots are reused (the books hold as
+    /// many slots as bodies ever ran at once). The generation, bumped on each reuse, keeps the id
+    /// of a body that left the books (replaced by `.latest`, cancelled) from matching a newer one.
+    private struct Slot {
+        enum State {
+            case free(nextFree: Int)
+            case starting
+            case running(Task<Void, Never>, LedgerEntry?)
+        }
+
+        var generation: UInt32
+        var state: State
     }
 
     /// A running body to cancel: its task and its ledger entry.
@@ -33,15 +48,15 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     }
 
     let overlap: AsyncSinkOverlap
-    private var slots: [UInt64: Slot] = [:]
+    private var slots: [Slot] = []
+    /// The first free slot; the free ones are chained through `nextFree`. -1 when none is free.
+    private var firstFree = -1
     private var waiting = Deque<Value>()
-    private var nextID: UInt64 = 0
     private(set) var isCancelled = false
+    /// How many bodies run (or are starting).
+    private(set) var runningCount = 0
 
     init(overlap: AsyncSinkOverlap) { self.overlap = overlap }
-
-    /// How many bodies run (or are starting).
-    var runningCount: Int { slots.count }
 
     mutating func received(_ value: Value) -> ReceiveAction {
         guard !isCancelled else { return .none }
@@ -49,7 +64,7 @@ struct AsyncSinkStateMachine<Value: Sendable> {
         case .concurrent:
             return .start(id: takeSlot(), value: value, cancelling: [])
         case .serial:
-            guard slots.isEmpty else {
+            guard runningCount == 0 else {
                 waiting.append(value)
                 return .none
             }
@@ -60,7 +75,7 @@ struct AsyncSinkStateMachine<Value: Sendable> {
             let cancelling = takeAllRunning()
             return .start(id: takeSlot(), value: value, cancelling: cancelling)
         case .dropWhileBusy:
-            guard slots.isEmpty else { return .none }
+            guard runningCount == 0 else { return .none }
             return .start(id: takeSlot(), value: value, cancelling: [])
         }
     }
@@ -68,15 +83,17 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     /// A body's task now exists. Returns false when it must be cancelled at once: the sink was
     /// cancelled, or a later value replaced it, while it was starting.
     mutating func registered(id: UInt64, task: Task<Void, Never>, entry: LedgerEntry?) -> Bool {
-        guard !isCancelled, case .starting = slots[id] else { return false }
-        slots[id] = .running(task, entry)
+        guard !isCancelled, let index = index(of: id), case .starting = slots[index].state else {
+            return false
+        }
+        slots[index].state = .running(task, entry)
         return true
     }
 
     /// A body returned. For `.serial`, the next waiting value to start.
     mutating func finished(id: UInt64) -> (id: UInt64, value: Value)? {
-        slots[id] = nil
-        guard overlap == .serial, !isCancelled, slots.isEmpty, let next = waiting.popFirst() else {
+        if let index = index(of: id) { free(index) }
+        guard overlap == .serial, !isCancelled, runningCount == 0, let next = waiting.popFirst() else {
             return nil
         }
         return (takeSlot(), next)
@@ -91,18 +108,52 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     }
 
     private mutating func takeSlot() -> UInt64 {
-        let id = nextID
-        nextID += 1
-        slots[id] = .starting
-        return id
+        runningCount += 1
+        let index: Int
+        if firstFree >= 0 {
+            index = firstFree
+            guard case .free(let nextFree) = slots[index].state else {
+                preconditionFailure("a taken slot is chained free")
+            }
+            firstFree = nextFree
+            slots[index].generation &+= 1
+            slots[index].state = .starting
+        } else {
+            index = slots.count
+            slots.append(Slot(generation: 0, state: .starting))
+        }
+        return UInt64(slots[index].generation) << 32 | UInt64(index)
+    }
+
+    /// The slot of a body still in the books; nil if it left them.
+    private func index(of id: UInt64) -> Int? {
+        let index = Int(truncatingIfNeeded: id & 0xFFFF_FFFF)
+        guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: id >> 32) else {
+            return nil
+        }
+        if case .free = slots[index].state { return nil }
+        return index
+    }
+
+    private mutating func free(_ index: Int) {
+        slots[index].state = .free(nextFree: firstFree)
+        firstFree = index
+        runningCount -= 1
     }
 
     private mutating func takeAllRunning() -> [Running] {
         var running: [Running] = []
-        for case .running(let task, let entry) in slots.values {
-            running.append(Running(task: task, entry: entry))
+        for index in slots.indices {
+            switch slots[index].state {
+            case .free:
+                continue
+            case .starting:
+                break
+            case .running(let task, let entry):
+                running.append(Running(task: task, entry: entry))
+            }
+            free(index)
         }
-        slots.removeAll()
         return running
     }
 }

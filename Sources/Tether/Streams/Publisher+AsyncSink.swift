@@ -28,11 +28,28 @@ extension Publisher where Failure == Never, Output: Sendable {
         fileID: StaticString = #fileID, line: UInt = #line,
         receiveValue: @escaping @Sendable @isolated(any) (Output) async -> Void
     ) -> AnyCancellable {
-        let storage = AsyncSinkStorage<Output>(
+        let storage = AsyncSinkStorage(
             overlap: overlap, priority: priority, ledger: .current,
-            site: CallSite(fileID: fileID, line: line),
-            body: receiveValue)
-        let subscription = sink { storage.receive($0) }
+            site: CallSite(fileID: fileID, line: line))
+        // The only generic code per value: the body's task, bound to the value. The bookkeeping
+        // around it (the ticket, the storage) is not generic.
+        let subscription = sink { value in
+            storage.receive(
+                AsyncSinkStarter { ticket in
+                    Task(priority: ticket.priority) {
+                        if !Task.isCancelled {
+                            if ticket.bindsEntry {
+                                await LedgerEntry.$current.withValue(ticket.entry) {
+                                    await receiveValue(value)
+                                }
+                            } else {
+                                await receiveValue(value)
+                            }
+                        }
+                        ticket.finished()
+                    }
+                })
+        }
         return AnyCancellable {
             subscription.cancel()
             storage.cancel()

@@ -2,7 +2,7 @@ extension Publisher where Failure == Never {
     /// Subscribes and binds the subscription to `lifetime`: cancelled when the lifetime ends.
     ///
     /// The subscription is a `subscription` entry owned by the lifetime's owner, made at this
-    /// call site, counting each value it delivers (one atomic increment). Its entry ends when the
+    /// call site, counting each value it delivers (a relaxed load and store). Its entry ends when the
     /// publisher finishes or the lifetime cancels it. Nothing is subscribed if the lifetime has
     /// already ended.
     ///
@@ -20,13 +20,9 @@ extension Publisher where Failure == Never {
         let entry = lifetime.ledger.open(
             .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
             bound: true)
-        let cancellable = sink(
-            receiveCompletion: { _ in entry?.end(.ended) },
-            receiveValue: { value in
-                entry?.delivered()
-                receiveValue(value)
-            })
-        lifetime.insert(.cancellable(CancellableBox(cancellable)), entry: entry)
+        let sink = BoundSink(entry: entry, receiveValue: receiveValue)
+        subscribe(sink)
+        lifetime.insert(.cancellable(CancellableBox(AnyCancellable(sink))), entry: entry)
     }
 
     /// Subscribes with a subscription *attributed* to `lifetime`'s owner but not bound to it: the
@@ -49,14 +45,10 @@ extension Publisher where Failure == Never {
         let entry = lifetime.ledger.open(
             .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
             bound: false)
-        let cancellable = sink(
-            receiveCompletion: { _ in entry?.end(.ended) },
-            receiveValue: { value in
-                entry?.delivered()
-                receiveValue(value)
-            })
+        let sink = BoundSink(entry: entry, receiveValue: receiveValue)
+        subscribe(sink)
         return AnyCancellable {
-            cancellable.cancel()
+            sink.cancel()
             entry?.end(.cancelled)
         }
     }

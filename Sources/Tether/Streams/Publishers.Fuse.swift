@@ -124,27 +124,30 @@ extension Publishers.Fuse {
     /// One subscription through a fuse: the upstream's subscriber and the downstream's
     /// subscription.
     ///
-    /// `@unchecked Sendable` because the fuse blows it from any thread: `lock` protects every
-    /// `var` below. Downstream and upstream are called, and released, only after unlocking. A
-    /// blow that lands while a signal is being delivered downstream (`emitting > 0`) is left to
-    /// the delivering thread, which finishes the subscriber when it is done: the subscriber never
-    /// receives two signals at once.
+    /// `@unchecked Sendable` because the fuse blows it from any thread. Two guards, each named
+    /// where it is used:
+    /// - `gate`, an atomic ``FuseGate``: the status and the deliveries running. A value passes
+    ///   with one atomic add in and one subtract out, and no lock.
+    /// - `lock` protects `anchor`, `upstream` and `pendingDemand`, and serializes every change of
+    ///   the status and every write of `downstream` (the rare paths: subscription, request,
+    ///   completion, cancel, blow).
     ///
-    /// The per-value path takes nothing generic out of the lock: the downstream sits in a
-    /// ``Link`` (a class, so an optional of it has a fixed layout) and the end of a delivery
-    /// returns a `Bool`. An optional or a tuple of `Downstream` crossing `withLock` would make the
-    /// unspecialized code look up its generic metadata on every value.
+    /// `downstream` is read without the lock by a delivery, between entering and leaving the
+    /// gate. It is written (taken) only under the lock, by whoever settles the gate: when it is
+    /// terminal and no delivery runs, so no read is in flight and none can start (a value that
+    /// arrives then is counted, sees the status and leaves without reading it). A blow or a
+    /// cancel that lands during a delivery is left to the delivering thread, which finishes
+    /// and/or releases the subscriber when it leaves: the subscriber never receives two signals
+    /// at once. Downstream and upstream are called, and released, only after unlocking.
+    ///
+    /// The per-value path takes nothing generic out of a lock: the downstream sits in a
+    /// ``Link`` (a class, so an optional of it has a fixed layout). A generic result of
+    /// `withLock` would make the unspecialized code look its metadata up on every value.
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember,
         @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
-
-        private enum Status {
-            case awaitingUpstream
-            case subscribed
-            case terminal
-        }
 
         /// The downstream subscriber, boxed. Called through its methods, which find `Downstream`
         /// in their own `self`: reaching into `subscriber` from `Inner` would look its metadata up.
@@ -159,29 +162,35 @@ extension Publishers.Fuse {
             }
         }
 
+        private let gate = Atomic<UInt>(FuseGate.initial.rawValue)
         private let lock = Mutex(())
         private let entry: LedgerEntry?
         private var anchor: FuseAnchor?
-        private var downstream: Link?
+        /// Exclusivity is not checked at run time: its reads without the lock are kept apart from
+        /// its writes by `gate` (see the type's discussion), which a dynamic check cannot see.
+        @exclusivity(unchecked) private var downstream: Link?
+        /// `downstream` unretained, for the per-value path: a retain and a release per value are
+        /// two more locked instructions, as many as the gate's. Valid while `downstream` holds
+        /// the link, which is until the gate settles: never during a delivery. Written with it.
+        @exclusivity(unchecked) private var unretainedDownstream: Unmanaged<Link>?
         private var upstream: (any Subscription)?
-        private var status = Status.awaitingUpstream
         private var pendingDemand = Subscribers.Demand.none
-        /// Signals being delivered downstream now; starts at 1 for the subscription hand-over.
-        private var emitting = 1
-        private var finishPending = false
 
         init(downstream: Downstream, anchor: FuseAnchor, entry: LedgerEntry?) {
-            self.downstream = Link(downstream)
+            let link = Link(downstream)
+            self.downstream = link
+            unretainedDownstream = Unmanaged.passUnretained(link)
             self.anchor = anchor
             self.entry = entry
         }
 
-        /// Hands the subscription downstream, then subscribes upstream.
+        /// Hands the subscription downstream (the gate starts with that delivery), then
+        /// subscribes upstream.
         func start(upstream publisher: Upstream) {
             let downstream = lock.withLock { _ in self.downstream }
             downstream?.receive(subscription: self)
-            finishIfPending()
-            let subscribe = lock.withLock { _ in status == .awaitingUpstream }
+            leave()
+            let subscribe = lock.withLock { _ in currentGate.status == .awaitingUpstream }
             if subscribe { publisher.subscribe(self) }
         }
 
@@ -189,12 +198,19 @@ extension Publishers.Fuse {
 
         func receive(subscription: any Subscription) {
             let demand = lock.withLock { _ -> Subscribers.Demand? in
-                guard status == .awaitingUpstream else { return nil }
-                status = .subscribed
-                upstream = subscription
-                let demand = pendingDemand
-                pendingDemand = .none
-                return demand
+                var current = currentGate
+                while let next = current.subscribing() {
+                    let (exchanged, original) = gate.compareExchange(
+                        expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+                    if exchanged {
+                        upstream = subscription
+                        let demand = pendingDemand
+                        pendingDemand = .none
+                        return demand
+                    }
+                    current = FuseGate(rawValue: original)
+                }
+                return nil
             }
             guard let demand else {
                 subscription.cancel()
@@ -204,26 +220,26 @@ extension Publishers.Fuse {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            // Written inside the lock rather than returned from it: a generic result of
-            // `withLock` (here `Link?`) has its metadata looked up on every call.
-            var ready: Link?
-            lock.withLock { _ in
-                guard status == .subscribed else { return }
-                ready = self.downstream
-                emitting += 1
+            let before = FuseGate(
+                rawValue: gate.wrappingAdd(FuseGate.deliveryUnit, ordering: .acquiring).oldValue)
+            // Counted: nothing takes `downstream` until this delivery leaves.
+            guard before.entering().admitted, let link = unretainedDownstream else {
+                leave()
+                return .none
             }
-            guard let downstream = ready else { return .none }
-            entry?.delivered()
-            let demand = downstream.receive(input)
-            return finishIfPending() ? .none : demand
+            // Combine calls `receive(_:)` serially, so the count needs no locked increment.
+            entry?.deliveredSerially()
+            let demand = link._withUnsafeGuaranteedRef { $0.receive(input) }
+            return leave() ? .none : demand
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in
-                guard status != .terminal else { return (nil, nil) }
-                status = .terminal
+                guard let idle = terminate(leaving: .release) else { return (nil, nil) }
                 upstream = nil
-                return (takeDownstream(), takeAnchor())
+                // A delivery running (a re-entrant completion) releases the subscriber when it
+                // leaves; the completion is delivered now all the same.
+                return (idle ? takeDownstream() : self.downstream, takeAnchor())
             }
             guard let downstream = taken.0 else { return }
             taken.1?.core.unregister(self)
@@ -235,7 +251,7 @@ extension Publishers.Fuse {
 
         func request(_ demand: Subscribers.Demand) {
             let upstream = lock.withLock { _ -> (any Subscription)? in
-                switch status {
+                switch currentGate.status {
                 case .awaitingUpstream:
                     pendingDemand += demand
                     return nil
@@ -250,32 +266,27 @@ extension Publishers.Fuse {
 
         func cancel() {
             let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard status != .terminal else { return nil }
-                status = .terminal
-                finishPending = false
+                guard let idle = terminate(leaving: .release) else { return nil }
                 let upstream = self.upstream
                 self.upstream = nil
-                return (upstream, takeDownstream(), takeAnchor())
+                return (upstream, idle ? takeDownstream() : nil, takeAnchor())
             }
             guard let taken else { return }
             taken.2?.core.unregister(self)
             entry?.end(.cancelled)
             taken.0?.cancel()
-            // The subscriber and the anchor are released here, after unlocking.
+            // The subscriber and the anchor are released here, after unlocking (the subscriber
+            // by the delivery running, if one is).
         }
 
         // MARK: FuseMember
 
         func blow() {
             let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard status != .terminal else { return nil }
-                status = .terminal
+                guard let idle = terminate(leaving: .finish) else { return nil }
                 let upstream = self.upstream
                 self.upstream = nil
-                if emitting > 0 {
-                    finishPending = true
-                    return (upstream, nil, nil)
-                }
+                guard idle else { return (upstream, nil, nil) }
                 return (upstream, takeDownstream(), takeAnchor())
             }
             guard let taken else { return }
@@ -284,11 +295,52 @@ extension Publishers.Fuse {
             taken.1?.receive(completion: .finished)
         }
 
+        // MARK: Gate
+
+        private var currentGate: FuseGate { FuseGate(rawValue: gate.load(ordering: .acquiring)) }
+
+        /// Ends a delivery; settles the subscription if it turned terminal meanwhile and this was
+        /// the last delivery. True if it finished the subscriber.
+        @discardableResult
+        private func leave() -> Bool {
+            let after = FuseGate(
+                rawValue: gate.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing)
+                    .newValue)
+            let settle = after.deliveries == 0 ? after.pending : .none
+            return settle == .none ? false : settleNow(settle)
+        }
+
+        /// The rare half of ``leave()``, kept out of line so that its metadata (such as
+        /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
+        @inline(never)
+        private func settleNow(_ settle: FuseGate.Pending) -> Bool {
+            gate.bitwiseAnd(~FuseGate.pendingBits, ordering: .acquiringAndReleasing)
+            // Taken once: a value counted before the line above may settle too, and find nothing.
+            let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in (takeDownstream(), takeAnchor()) }
+            guard settle == .finish, let downstream = taken.0 else { return false }
+            downstream.receive(completion: .finished)
+            return true
+        }
+
         // MARK: Helpers (call under the lock)
+
+        /// Makes the subscription terminal; nil if it already was. True when no delivery runs
+        /// (the caller may take the downstream); otherwise `pending` is left to the last one.
+        private func terminate(leaving pending: FuseGate.Pending) -> Bool? {
+            var current = currentGate
+            while let (next, idle) = current.terminating(leaving: pending) {
+                let (exchanged, original) = gate.compareExchange(
+                    expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+                if exchanged { return idle }
+                current = FuseGate(rawValue: original)
+            }
+            return nil
+        }
 
         private func takeDownstream() -> Link? {
             let downstream = self.downstream
             self.downstream = nil
+            unretainedDownstream = nil
             return downstream
         }
 
@@ -296,35 +348,6 @@ extension Publishers.Fuse {
             let anchor = self.anchor
             self.anchor = nil
             return anchor
-        }
-
-        /// Ends a delivery; finishes the subscriber if the fuse blew meanwhile. True if it did.
-        ///
-        /// The common case returns a `Bool` from the lock; only a pending finish takes the
-        /// downstream and the anchor out, in a second, rare step.
-        @discardableResult
-        private func finishIfPending() -> Bool {
-            let pending = lock.withLock { _ -> Bool in
-                emitting -= 1
-                return emitting == 0 && finishPending
-            }
-            guard pending else { return false }
-            return finishPendingNow()
-        }
-
-        /// The rare half of ``finishIfPending()``, kept out of line so that its metadata (such as
-        /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
-        @inline(never)
-        private func finishPendingNow() -> Bool {
-            let taken = lock.withLock { _ -> (Link?, FuseAnchor?)? in
-                // Another delivery may have started and taken the finish over meanwhile.
-                guard emitting == 0, finishPending else { return nil }
-                finishPending = false
-                return (takeDownstream(), takeAnchor())
-            }
-            guard let taken else { return false }
-            taken.0?.receive(completion: .finished)
-            return true
         }
     }
 }
