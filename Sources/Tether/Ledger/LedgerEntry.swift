@@ -91,14 +91,18 @@ final class LedgerEntry: Sendable {
         if let owner, owner.hasEnded { ledger.recordZombie(self) }
     }
 
-    /// As ``delivered()``, for an entry counted only by one Combine subscriber: a relaxed load
-    /// and a relaxed store, no locked read-modify-write.
+    /// As ``delivered()``, for an entry whose deliveries never overlap: a relaxed load and a
+    /// relaxed store, no locked read-modify-write.
     ///
-    /// Exact there because Combine requires a publisher to call a subscriber's `receive(_:)`
-    /// serially: no two calls overlap, and a publisher that moves its calls between threads
-    /// orders them through its own synchronization (a lock, a queue), so each call happens after
-    /// the previous one and its load sees the previous store. Only that subscriber writes the
-    /// counter; readers (snapshots, on any thread) load it relaxed and see a recent, whole value.
+    /// Exact for the two callers, whose deliveries are ordered one after another:
+    /// - one Combine subscriber: Combine requires a publisher to call a subscriber's
+    ///   `receive(_:)` serially, and a publisher that moves its calls between threads orders them
+    ///   through its own synchronization (a lock, a queue);
+    /// - one ``LiveData`` registration: only the thread holding the storage's dispatch claim
+    ///   delivers, and the claim changes hands under the storage's lock.
+    ///
+    /// So each call happens after the previous one and its load sees the previous store. Readers
+    /// (snapshots, on any thread) load the counter relaxed and see a recent, whole value.
     @inline(__always)
     func deliveredSerially() {
         deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)

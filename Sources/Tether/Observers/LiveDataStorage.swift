@@ -356,7 +356,7 @@ class LiveDataSlot: @unchecked Sendable {
         if isObserverGone { return .dead }
         delivered.store(version, ordering: .relaxed)
         receive(value)
-        entry?.countLiveDataDelivery()
+        entry?.deliveredSerially()
         return .delivered
     }
 
@@ -395,22 +395,5 @@ final class TypedLiveDataSlot<T>: LiveDataSlot, @unchecked Sendable {
 
     override func receive(_ value: UnsafeRawPointer) {
         completion(value.assumingMemoryBound(to: T.self).pointee)
-    }
-}
-
-extension LedgerEntry {
-    /// Counts a delivery to a ``LiveData`` registration. Only the thread holding the storage's
-    /// dispatch claim delivers to a registration, and the claim changes hands under the storage's
-    /// lock, so the count is a relaxed load and store, not a locked read-modify-write; snapshots
-    /// read it relaxed. A delivery after the owner's end is a zombie, as in ``delivered()``.
-    @inline(__always)
-    fileprivate func countLiveDataDelivery() {
-        deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        if owner?.hasEnded == true { LedgerEntry.recordLiveDataZombie(self) }
-    }
-
-    @inline(never)
-    private static func recordLiveDataZombie(_ entry: LedgerEntry) {
-        entry.ledger.recordZombie(entry)
     }
 }
