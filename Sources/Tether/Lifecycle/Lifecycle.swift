@@ -85,7 +85,9 @@ public final class Lifecycle: Sendable {
     /// Calls `handler` with every state the lifecycle moves to, until the returned token is
     /// cancelled or released, or the lifecycle is destroyed (after `destroyed` is delivered).
     ///
-    /// - Parameter receiveCurrent: Whether to call `handler` with the current state at once.
+    /// - Parameters:
+    ///   - receiveCurrent: Whether to call `handler` with the current state at once.
+    ///   - handler: Called with each state, on the thread that moves the lifecycle.
     public func observe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
     ) -> AnyCancellable {

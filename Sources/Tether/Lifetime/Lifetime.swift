@@ -98,8 +98,10 @@ public final class Lifetime: Sendable {
 
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
-    /// - Parameter parent: A lifetime whose end ends this one too. Leaks are reported at the root
-    ///   owner: an owner whose parent leaked is not reported on its own.
+    /// - Parameters:
+    ///   - ledger: The ledger that records the lifetime's owner and bindings.
+    ///   - parent: A lifetime whose end ends this one too. Leaks are reported at the root
+    ///     owner: an owner whose parent leaked is not reported on its own.
     public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
         self.ledger = ledger
         self.parent = parent

@@ -70,6 +70,8 @@ public final class LiveData<T> {
     ///   - observer: The object whose life bounds the registration.
     ///   - disposeBag: The bag whose end removes the registration; its owner owns the ledger entry.
     ///   - completion: Called with each value, on the publishing thread.
+    ///   - fileID: The file of the call site the ledger records; leave it to its default.
+    ///   - line: The line of that call site; leave it to its default.
     public func add(
         observer: AnyObject, disposeBag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
         completion: @escaping @Sendable (T) -> Void

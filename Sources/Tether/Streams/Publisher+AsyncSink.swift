@@ -19,6 +19,8 @@ extension Publisher where Failure == Never, Output: Sendable {
     ///   - priority: The priority of each body's task.
     ///   - overlap: What to do with a value that arrives while a body runs.
     ///   - receiveValue: The body, run once per value (per the overlap policy).
+    ///   - fileID: The file of the call site the ledger records; leave it to its default.
+    ///   - line: The line of that call site; leave it to its default.
     /// - Returns: A cancellable that cancels the subscription and every running body.
     ///
     /// Thread-safe: values may arrive on any thread; bodies run on the global executor (or on the

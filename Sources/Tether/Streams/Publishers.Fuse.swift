@@ -3,7 +3,7 @@ import Synchronization
 extension Publishers {
     /// A publisher that cuts every subscription through it when its holder deallocates.
     ///
-    /// Made by ``Combine/Publisher/fuse(heldBy:on:fileID:line:)-(_,ReferenceWritableKeyPath<Holder,Set<AnyCancellable>>,_,_)``. When the fuse *blows* — its holder
+    /// Made by `Publisher.fuse(heldBy:on:)`. When the fuse *blows* — its holder
     /// deinitializes and releases the fuse's token, or the token is cancelled — each subscription
     /// is cancelled upstream (releasing the closures above the fuse, such as a `map` capturing
     /// the holder `unowned`) and finished downstream. A subscriber that arrives after that gets a
@@ -69,6 +69,8 @@ extension Publisher {
     /// - Parameters:
     ///   - holder: The object whose deallocation blows the fuse; held weakly.
     ///   - keyPath: The holder's set of cancellables, which keeps the fuse's token.
+    ///   - fileID: The file of the call site the ledger records; leave it to its default.
+    ///   - line: The line of that call site; leave it to its default.
     /// - Returns: A publisher finishing every subscriber when `holder` deallocates.
     ///
     /// Thread-safety: the fuse itself is thread-safe. The holder's set is written when the fuse

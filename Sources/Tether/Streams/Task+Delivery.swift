@@ -5,7 +5,7 @@ extension Task where Success == Never, Failure == Never {
     /// this where such a task receives a value some other way — a progress step, a callback's
     /// result — so its deliveries, and its zombie deliveries once its owner has ended, show in
     /// the ledger. Tracked tasks are those started by ``Lifetime/task(priority:fileID:line:operation:)``,
-    /// ``Task/tracked(by:priority:fileID:line:operation:)-(Lifetime,_,_,_,_)`` and `asyncSink`
+    /// ``tracked(by:priority:fileID:line:operation:)`` and `asyncSink`
     /// bodies; elsewhere this does nothing.
     ///
     /// ```swift

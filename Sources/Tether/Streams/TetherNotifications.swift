@@ -4,8 +4,8 @@ import Synchronization
 /// The notifications a `NotificationCenter` posts under one name, as an async sequence — the
 /// `notifications(named:)` that Linux's Foundation lacks, with a lifetime you can rely on.
 ///
-/// Make one with ``Foundation/NotificationCenter/tetherNotifications(named:object:)`` or
-/// ``Foundation/NotificationCenter/tetherNotifications(named:object:transform:)``. `Notification`
+/// Make one with `NotificationCenter.tetherNotifications(named:object:)` or
+/// `NotificationCenter.tetherNotifications(named:object:transform:)`. `Notification`
 /// is not `Sendable` (its `object` and `userInfo` are `Any`), so the sequence does not hand
 /// notifications across tasks: it hands over a `Sendable` projection computed on the posting
 /// thread — the name, or what your `transform` returns.
@@ -23,7 +23,7 @@ import Synchronization
 /// sequence is released without being iterated — nothing stays registered, nothing stays
 /// buffered. Notifications posted between making the sequence and iterating it are buffered.
 /// Iterate it once. Each element handed to a task started by ``Lifetime/task(priority:fileID:line:operation:)``
-/// or ``Task/tracked(by:priority:fileID:line:operation:)`` counts as a delivery on its ledger entry.
+/// or ``_Concurrency/Task/tracked(by:priority:fileID:line:operation:)`` counts as a delivery on its ledger entry.
 ///
 /// Thread-safe: notifications may be posted from any thread.
 public struct TetherNotifications<Element: Sendable>: AsyncSequence, Sendable {
@@ -114,7 +114,10 @@ extension NotificationCenter {
     /// for await orientation in orientations { print(orientation) }
     /// ```
     ///
-    /// - Parameter transform: Runs synchronously on the thread that posts, before `post` returns.
+    /// - Parameters:
+    ///   - name: The notification name to observe.
+    ///   - object: The sender to observe, or nil for any sender.
+    ///   - transform: Runs synchronously on the thread that posts, before `post` returns.
     /// - Returns: A sequence whose observer is removed when the iterating task is cancelled or the
     ///   loop ends. Thread-safe.
     public func tetherNotifications<Element: Sendable>(
