@@ -6,7 +6,7 @@ LAB_ARGS    ?=
 SOAK_CYCLES ?= 10000
 MEMCHECK_CYCLES ?= 20
 
-.PHONY: run build test tsan lint bench soak memcheck clean deps
+.PHONY: run build test tsan lint docs bench soak memcheck clean deps
 
 # One line, not a compiler error page, when the ncurses headers are missing.
 deps:
@@ -37,6 +37,19 @@ tsan: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+# The DocC catalog, with the symbol graphs of Tether and its extensions (of Task, Publisher,
+# NotificationCenter), into .build/docs. Fails on any DocC warning about Tether's own files.
+docs: deps
+	$(SWIFT) package dump-symbol-graph --emit-extension-block-symbols
+	rm -rf .build/docs && mkdir -p .build/docs/graphs
+	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether.symbols.json \
+	  "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether@*.symbols.json .build/docs/graphs/
+	docc convert Sources/Tether/Tether.docc --additional-symbol-graph-dir .build/docs/graphs \
+	  --fallback-display-name Tether --fallback-bundle-identifier tether \
+	  --output-path .build/docs/site 2>&1 | tee .build/docs/docc.log
+	@if grep -A1 'warning:' .build/docs/docc.log | grep -- '-->' | grep -qv 'checkouts/'; then \
+	  echo "tether: DocC warnings in Tether's own files (above)" >&2; exit 1; fi
 
 # Runs every suite (BENCH_ARGS="--filter REGEX" narrows it), then prints Tether ÷ alternative.
 bench: deps
