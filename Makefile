@@ -36,7 +36,8 @@ tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DTETHER_TSAN --filter TetherTests
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests \
+	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
 
 # The DocC catalog, with the symbol graphs of Tether and its extensions (of Task, Publisher,
 # NotificationCenter), into .build/docs. Fails on any DocC warning about Tether's own files.

@@ -9,17 +9,20 @@
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import OpenCombine
 import Synchronization
 import TerminalUI
 import Tether
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: tether-bench-profile bind-and-end|livedata|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]")
+    print(
+        "usage: tether-bench-profile bind-and-end|livedata|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]"
+    )
     exit(2)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
@@ -95,7 +98,8 @@ default:
 /// that the closure is not main-actor isolated: Swift 6 would check its isolation at run time on
 /// every value (OpenCombine is a Swift 5 module), which the benchmark's closures do not pay.
 func rawSinks(
-    _ count: Int, to subject: PassthroughSubject<Int, Never>, sum: Tally, into cancellables: inout Set<AnyCancellable>
+    _ count: Int, to subject: PassthroughSubject<Int, Never>, sum: Tally,
+    into cancellables: inout Set<AnyCancellable>
 ) {
     for _ in 0..<count { subject.sink { sum.add($0) }.store(in: &cancellables) }
 }
@@ -115,18 +119,18 @@ func rawTaskPerValue(_ subject: PassthroughSubject<Int, Never>, _ done: Tally) -
 
 /// Replays the bind-and-end benchmark.
 @MainActor func bindAndEnd() {
-switch arguments[2] {
-case "raw":
-    for _ in 0..<count { _ = RawOwner(subject) }
-case "ledger-on", "ledger-off":
-    Ledger.$current.withValue(ledger) {
-        for _ in 0..<count { _ = BagOwner(subject) }
+    switch arguments[2] {
+    case "raw":
+        for _ in 0..<count { _ = RawOwner(subject) }
+    case "ledger-on", "ledger-off":
+        Ledger.$current.withValue(ledger) {
+            for _ in 0..<count { _ = BagOwner(subject) }
+        }
+        print(ledger.counters)
+    default:
+        print("unknown mode \(arguments[2])")
+        exit(2)
     }
-    print(ledger.counters)
-default:
-    print("unknown mode \(arguments[2])")
-    exit(2)
-}
 }
 
 final class Owner: Sendable {

@@ -2,8 +2,9 @@ import Benchmark
 import Foundation
 import Observation
 import OpenCombine
-import Synchronization
 import Support
+import Synchronization
+
 // Scoped imports: `import Tether` would bring Tether's `Observation` class, which shadows the
 // Observation module inside the `@Observable` macro's expansion ("type 'Observation' has no
 // member 'ObservationRegistrar'"). Tether's extension methods (sink(boundTo:), fuse) still resolve.
@@ -156,7 +157,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(cancellables)
     }
 
-    Benchmark("set/10 observers/Observation re-tracking", configuration: budget(scaling: .kilo)) { benchmark in
+    Benchmark("set/10 observers/Observation re-tracking", configuration: budget(scaling: .kilo)) {
+        benchmark in
         let model = Model()
         let changes = Tally()
         let sum = Counter()

@@ -7,7 +7,9 @@ import Tether
 // stored in it, the owner ends (is released). One operation = one owner's whole life.
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("bind-and-end/1 subscription/OpenCombine sink+store+cancel", configuration: budget(scaling: .kilo)) {
+    Benchmark(
+        "bind-and-end/1 subscription/OpenCombine sink+store+cancel", configuration: budget(scaling: .kilo)
+    ) {
         benchmark in
         let subject = PassthroughSubject<Int, Never>()
         for _ in benchmark.scaledIterations {
