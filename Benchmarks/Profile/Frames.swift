@@ -44,12 +44,12 @@ import Glibc
         }
     }
 
-    switch kind {
-    case "paint", "diff":
-        let renderer = Renderer(backend: NullBackend(size: Size(width: columns, height: rows)))
+    /// Draws `count` frames through `renderer`: painted line by line (`painting`), as an app
+    /// does, or as finished buffers the renderer only diffs.
+    func replay(_ renderer: Renderer, painting: Bool) {
         let buffers = [Buffer(lines: frame(0)), Buffer(lines: frame(1))]
         for i in 0..<count {
-            if kind == "paint" {
+            if painting {
                 let text = frame(i)
                 renderer.draw { buffer in
                     for row in 0..<rows { buffer.setString(text[row], x: 0, y: row) }
@@ -59,6 +59,13 @@ import Glibc
             }
         }
         print(renderer.lastChangedCellCount)
+    }
+
+    switch kind {
+    case "paint", "diff":
+        replay(
+            Renderer(backend: NullBackend(size: Size(width: columns, height: rows))),
+            painting: kind == "paint")
     case "redraw", "tether", "prepainted":
         guard let screen = CBenchCurses_open("xterm-256color", Int32(rows), Int32(columns)) else {
             print("ncurses could not open an xterm-256color screen on /dev/null")
@@ -78,20 +85,9 @@ import Glibc
             print(count)
             return
         }
-        let renderer = Renderer(
-            backend: NcursesBackend(adoptingCurrentScreen: Size(width: columns, height: rows)))
-        let buffers = [Buffer(lines: frame(0)), Buffer(lines: frame(1))]
-        for i in 0..<count {
-            if kind == "tether" {
-                let text = frame(i)
-                renderer.draw { buffer in
-                    for row in 0..<rows { buffer.setString(text[row], x: 0, y: row) }
-                }
-            } else {
-                renderer.render(buffers[i % 2])
-            }
-        }
-        print(renderer.lastChangedCellCount)
+        replay(
+            Renderer(backend: NcursesBackend(adoptingCurrentScreen: Size(width: columns, height: rows))),
+            painting: kind == "tether")
     default:
         print("unknown frame mode \(mode)")
         exit(2)

@@ -163,24 +163,9 @@ private final class Holder {
     @Test func holderDeinitializingWhileValuesAreSentElsewhereFinishesExactlyOnce() {
         withOwnLedger {
             for _ in 0..<3_000 {
-                let subject = PassthroughSubject<Int, Never>()
-                let recorder = StreamsRecorder<Int>()
-                var holder: Holder? = Holder()
-                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
-                let held = StreamsSendableBox(holder!)
-                holder = nil
-                let sender = StreamsSendableBox(subject)
-                DispatchQueue.concurrentPerform(iterations: 2) { index in
-                    if index == 0 {
-                        for value in 0..<10 { sender.value.send(value) }
-                    } else {
-                        held.release()  // the holder deinitializes here
-                    }
+                let events = raceTheHolderDeinit { subject in
+                    for value in 0..<10 { subject.send(value) }
                 }
-                let events = recorder.events
-                #expect(events.first == .subscribed)
-                #expect(events.last == .finished)
-                #expect(events.filter { $0 == .finished }.count == 1)
                 let values = events.compactMap { event -> Int? in
                     if case .value(let value) = event { value } else { nil }
                 }
@@ -259,27 +244,34 @@ private final class Holder {
     @Test func upstreamFinishingWhileTheHolderDeinitializesFinishesExactlyOnce() {
         withOwnLedger {
             for _ in 0..<2_000 {
-                let subject = PassthroughSubject<Int, Never>()
-                let recorder = StreamsRecorder<Int>()
-                var holder: Holder? = Holder()
-                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
-                let held = StreamsSendableBox(holder!)
-                holder = nil
-                let sender = StreamsSendableBox(subject)
-                DispatchQueue.concurrentPerform(iterations: 2) { index in
-                    if index == 0 {
-                        sender.value.send(1)
-                        sender.value.send(completion: .finished)
-                    } else {
-                        held.release()
-                    }
+                _ = raceTheHolderDeinit { subject in
+                    subject.send(1)
+                    subject.send(completion: .finished)
                 }
-                let events = recorder.events
-                #expect(events.first == .subscribed)
-                #expect(events.last == .finished)
-                #expect(events.filter { $0 == .finished }.count == 1)
             }
         }
+    }
+
+    /// Runs `send` on one thread while the fuse's holder deinitializes on another; checks that
+    /// the subscriber was subscribed first and finished exactly once, last, and returns what it saw.
+    private func raceTheHolderDeinit(
+        _ send: @escaping @Sendable (PassthroughSubject<Int, Never>) -> Void
+    ) -> [StreamsEvent<Int>] {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = StreamsRecorder<Int>()
+        var holder: Holder? = Holder()
+        subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
+        let held = StreamsSendableBox(holder!)
+        holder = nil
+        let sender = StreamsSendableBox(subject)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 { send(sender.value) } else { held.release() }  // the holder deinitializes
+        }
+        let events = recorder.events
+        #expect(events.first == .subscribed)
+        #expect(events.last == .finished)
+        #expect(events.filter { $0 == .finished }.count == 1)
+        return events
     }
 }
 

@@ -47,58 +47,41 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // The app paints the frame's 60 lines into the renderer's buffer (`setString`), the
-    // renderer diffs and draws what changed.
+    // "TerminalUI diff": the app paints the frame's 60 lines into the renderer's buffer
+    // (`setString`), the renderer diffs and draws what changed. "TerminalUI render prepainted":
+    // the renderer alone; the frame is a finished `Buffer` (painted before) that `render(_:)`
+    // diffs and draws. The difference between the two is the cost of painting.
     for change in FrameChange.allCases {
-        Benchmark("frame/200x60 \(change.rawValue)/TerminalUI diff", configuration: budget(iterations: 5_000))
-        {
-            benchmark async in
-            let iteration = benchmark.currentIteration
-            let measurement = MainActorMeasurement(benchmark)
-            let changed = await MainActor.run { () -> Int? in
-                guard let (renderer, frames) = screen.openRenderer() else { return nil }
-                let frame = change.frame(iteration, from: frames.text)
-                measurement.start()
-                renderer.draw { buffer in
-                    for row in 0..<rows { buffer.setString(frame.strings[row], x: 0, y: row) }
+        for prepainted in [false, true] {
+            let name = prepainted ? "TerminalUI render prepainted" : "TerminalUI diff"
+            Benchmark("frame/200x60 \(change.rawValue)/\(name)", configuration: budget(iterations: 5_000)) {
+                benchmark async in
+                let iteration = benchmark.currentIteration
+                let measurement = MainActorMeasurement(benchmark)
+                let changed = await MainActor.run { () -> Int? in
+                    guard let (renderer, frames) = screen.openRenderer() else { return nil }
+                    if prepainted {
+                        let frame = change.frame(iteration, from: frames.buffers)
+                        measurement.start()
+                        renderer.render(frame)
+                    } else {
+                        let frame = change.frame(iteration, from: frames.text)
+                        measurement.start()
+                        renderer.draw { buffer in
+                            for row in 0..<rows { buffer.setString(frame.strings[row], x: 0, y: row) }
+                        }
+                    }
+                    measurement.stop()
+                    return renderer.lastChangedCellCount
                 }
-                measurement.stop()
-                return renderer.lastChangedCellCount
+                guard let changed else {
+                    benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
+                    return
+                }
+                blackHole(changed)
+            } teardown: {
+                await screen.close()
             }
-            guard let changed else {
-                benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
-                return
-            }
-            blackHole(changed)
-        } teardown: {
-            await screen.close()
-        }
-    }
-
-    // The renderer alone: the frame is a finished `Buffer` (painted before), `render(_:)` diffs it
-    // and draws what changed. The difference from "TerminalUI diff" is the cost of painting.
-    for change in FrameChange.allCases {
-        Benchmark(
-            "frame/200x60 \(change.rawValue)/TerminalUI render prepainted",
-            configuration: budget(iterations: 5_000)
-        ) { benchmark async in
-            let iteration = benchmark.currentIteration
-            let measurement = MainActorMeasurement(benchmark)
-            let changed = await MainActor.run { () -> Int? in
-                guard let (renderer, frames) = screen.openRenderer() else { return nil }
-                let frame = change.frame(iteration, from: frames.buffers)
-                measurement.start()
-                renderer.render(frame)
-                measurement.stop()
-                return renderer.lastChangedCellCount
-            }
-            guard let changed else {
-                benchmark.error("ncurses could not open an xterm-256color screen on /dev/null")
-                return
-            }
-            blackHole(changed)
-        } teardown: {
-            await screen.close()
         }
     }
 }
