@@ -23,8 +23,8 @@ import Synchronization
 /// wherever it makes or copies a `T?`, five times a publish; a `T` needs none.
 ///
 /// `@unchecked Sendable` because registrations hold weak references to arbitrary observers and
-/// values of any `T`: `lock` protects `state`, the value in `valueBox` and each slot's `token`,
-/// `lifetime` and `lifecycleToken` — every read and write of them happens inside `lock.withLock`. Besides it,
+/// values of any `T`: `lock` protects `state` and the value in `valueBox` — every read and write of
+/// them happens inside `lock.withLock`. Besides it,
 /// `publishedVersion` mirrors `state.version` atomically for the dispatcher. Completions,
 /// lifetimes, cancellables and released values taken out of it are called or dropped after
 /// unlocking.
@@ -163,7 +163,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
         let slot = lock.withLock { _ -> LiveDataSlot in
-            let slot = TypedLiveDataSlot(
+            let slot = LiveDataSlot(
                 key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive,
                 completion: completion)
             state.nextKey += 1
@@ -175,7 +175,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
             .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
         let present = lock.withLock { _ -> Bool in
             guard slot.flags.load(ordering: .relaxed) & LiveDataSlot.removed == 0 else { return false }
-            slot.token = token
+            slot.setToken(token)
             return true
         }
         // Removed (or its lifetime ended) before the token was known: take the action back out.
@@ -191,7 +191,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     func attach(_ token: AnyCancellable, to key: UInt64) {
         let stored = lock.withLock { _ -> Bool in
             guard let index = index(of: key) else { return false }
-            state.slots[index].lifecycleToken = token
+            state.slots[index].setLifecycleToken(token)
             return true
         }
         if !stored { token.cancel() }
@@ -263,10 +263,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     /// entries; the completions are released when `removed` goes.
     private func finish(_ removed: [LiveDataSlot], _ departure: Departure) {
         for slot in removed {
-            let (lifecycleToken, lifetime, token) = lock.withLock { _ in
-                defer { slot.lifecycleToken = nil }
-                return (slot.lifecycleToken, slot.lifetime, slot.token)
-            }
+            let (lifecycleToken, lifetime, token) = lock.withLock { _ in slot.takeLinks() }
             lifecycleToken?.cancel()
             guard departure == .removed else { continue }
             if let token { lifetime?.remove(token) }
@@ -297,10 +294,11 @@ final class LiveDataStorage<T>: @unchecked Sendable {
 /// observer goes, and a weak load (a side-table retain and release, the larger half of a delivery)
 /// would only repeat what the flag says.
 ///
-/// `@unchecked Sendable`: its `let`s are set before it is published under its storage's lock; the
-/// storage's `lock` protects `lifetime`, `token` and `lifecycleToken`; `flags` and `delivered` are
-/// atomics (see ``LiveDataStorage`` for who writes them).
-class LiveDataSlot: @unchecked Sendable {
+/// `@unchecked Sendable` because it holds a weak reference to an arbitrary observer: `lock`
+/// protects `weakObserver`, `weakLifetime`, `token` and `lifecycleToken`, and is never held while
+/// calling out. The rest are `let`s and atomics (see ``LiveDataStorage`` for who writes `flags`
+/// and `delivered`).
+final class LiveDataSlot: @unchecked Sendable {
     enum Outcome {
         case skipped
         case delivered
@@ -311,43 +309,64 @@ class LiveDataSlot: @unchecked Sendable {
     static var active: UInt8 { 1 }
     static var removed: UInt8 { 2 }
 
-    final let key: UInt64
-    final weak var observer: AnyObject?
-    /// Whether `observer` tracks `lifetime`: the lifetime's end, not a weak load, says it is gone.
-    final let observerEndsLifetime: Bool
-    final let entry: LedgerEntry?
+    let key: UInt64
+    /// Whether the observer tracks the registration's lifetime: the lifetime's end, not a weak
+    /// load, says it is gone.
+    let observerEndsLifetime: Bool
+    let entry: LedgerEntry?
     /// `active` and `removed` bits; written under the storage's lock.
-    final let flags: Atomic<UInt8>
+    let flags: Atomic<UInt8>
     /// The version of the last value delivered; 0 before the first. Read and written only by the
     /// thread holding the storage's dispatch claim.
-    final let delivered = Atomic<UInt64>(0)
-    // Under the storage's lock:
-    final weak var lifetime: Lifetime?
-    final var token: Lifetime.Token?
-    /// The lifecycle subscription of a lifecycle-bound registration.
-    final var lifecycleToken: AnyCancellable?
+    let delivered = Atomic<UInt64>(0)
+    /// Calls the completion with the `T` a pointer points to; made where `T` is known.
+    private let receive: @Sendable (UnsafeRawPointer) -> Void
 
-    init(key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool) {
+    private let lock = Mutex(())
+    private weak var weakObserver: AnyObject?
+    private weak var weakLifetime: Lifetime?
+    private var token: Lifetime.Token?
+    /// The lifecycle subscription of a lifecycle-bound registration.
+    private var lifecycleToken: AnyCancellable?
+
+    init<T>(
+        key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool,
+        completion: @escaping @Sendable (T) -> Void
+    ) {
         self.key = key
-        self.observer = observer
+        weakObserver = observer
         observerEndsLifetime = lifetime.isTracked(by: observer)
         self.entry = entry
-        self.lifetime = lifetime
+        weakLifetime = lifetime
         flags = Atomic(isActive ? LiveDataSlot.active : 0)
+        receive = { completion($0.assumingMemoryBound(to: T.self).pointee) }
     }
 
-    /// Calls the completion with the value `value` points to (a `T` of the typed subclass).
-    func receive(_ value: UnsafeRawPointer) {}
+    var observer: AnyObject? { lock.withLock { _ in weakObserver } }
+
+    /// Records the action in the lifetime that removes the registration when the lifetime ends.
+    func setToken(_ token: Lifetime.Token) { lock.withLock { _ in self.token = token } }
+
+    /// Records the registration's lifecycle subscription.
+    func setLifecycleToken(_ token: AnyCancellable) { lock.withLock { _ in lifecycleToken = token } }
+
+    /// Takes what ties the registration to its lifetime and lifecycle, to cancel after unlocking.
+    func takeLinks() -> (lifecycleToken: AnyCancellable?, lifetime: Lifetime?, token: Lifetime.Token?) {
+        lock.withLock { _ in
+            defer { lifecycleToken = nil }
+            return (lifecycleToken, weakLifetime, token)
+        }
+    }
 
     /// Whether the observer is known to be gone. An observer that tracks the lifetime is removed
     /// with it instead.
-    final var isObserverGone: Bool { !observerEndsLifetime && observer == nil }
+    var isObserverGone: Bool { !observerEndsLifetime && observer == nil }
 
     /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
     /// version `version` of the value, unless it is inactive, removed, already has it or its
     /// observer is gone.
     @inline(__always)
-    final func deliver(_ value: UnsafeRawPointer, version: UInt64) -> Outcome {
+    func deliver(_ value: UnsafeRawPointer, version: UInt64) -> Outcome {
         let flags = flags.load(ordering: .relaxed)
         guard flags == LiveDataSlot.active, delivered.load(ordering: .relaxed) < version else {
             // An inactive registration is not called, but one whose observer died goes.
@@ -378,22 +397,5 @@ class LiveDataSlot: @unchecked Sendable {
                 }
             }
         }
-    }
-}
-
-/// A registration with its typed completion.
-final class TypedLiveDataSlot<T>: LiveDataSlot, @unchecked Sendable {
-    let completion: @Sendable (T) -> Void
-
-    init(
-        key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool,
-        completion: @escaping @Sendable (T) -> Void
-    ) {
-        self.completion = completion
-        super.init(key: key, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive)
-    }
-
-    override func receive(_ value: UnsafeRawPointer) {
-        completion(value.assumingMemoryBound(to: T.self).pointee)
     }
 }
