@@ -33,11 +33,20 @@ import Testing
 
     @Test func aBodyRegisteringAfterCancelIsToBeCancelled() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = started(machine.received(1))!
+        let first = machine.beganConcurrentBody()!
         let running = machine.cancel()
         #expect(running.isEmpty)
-        let registered = machine.registered(id: first.id, task: Task {}, entry: nil)
+        let registered = machine.registered(id: first, task: Task {}, entry: nil)
         #expect(!registered)
+    }
+
+    @Test func noConcurrentBodyBeginsAfterCancel() {
+        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
+        let first = machine.beganConcurrentBody()
+        #expect(first != nil)
+        _ = machine.cancel()
+        #expect(machine.beganConcurrentBody() == nil)
+        #expect(machine.runningCount == 0)
     }
 
     @Test func latestReplacesAStartingBody() {
@@ -53,11 +62,11 @@ import Testing
 
     @Test func finishedBodiesLeaveTheBooks() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        for value in 0..<100 {
-            let body = started(machine.received(value))!
-            let registered = machine.registered(id: body.id, task: Task {}, entry: nil)
+        for _ in 0..<100 {
+            let body = machine.beganConcurrentBody()!
+            let registered = machine.registered(id: body, task: Task {}, entry: nil)
             #expect(registered)
-            _ = machine.finished(id: body.id)
+            _ = machine.finished(id: body)
         }
         #expect(machine.runningCount == 0)
     }
@@ -74,14 +83,14 @@ import Testing
 
     @Test func anIDThatLeftTheBooksDoesNotMatchTheBodyReusingItsSlot() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = started(machine.received(1))!
-        _ = machine.finished(id: first.id)
-        let second = started(machine.received(2))!
-        #expect(second.id != first.id)
-        _ = machine.finished(id: first.id)  // stale: must not free the second body's slot
+        let first = machine.beganConcurrentBody()!
+        _ = machine.finished(id: first)
+        let second = machine.beganConcurrentBody()!
+        #expect(second != first)
+        _ = machine.finished(id: first)  // stale: must not free the second body's slot
         #expect(machine.runningCount == 1)
-        let staleRegistered = machine.registered(id: first.id, task: Task {}, entry: nil)
-        let secondRegistered = machine.registered(id: second.id, task: Task {}, entry: nil)
+        let staleRegistered = machine.registered(id: first, task: Task {}, entry: nil)
+        let secondRegistered = machine.registered(id: second, task: Task {}, entry: nil)
         #expect(!staleRegistered)
         #expect(secondRegistered)
     }

@@ -80,6 +80,13 @@ struct AsyncSinkStateMachine<Value: Sendable> {
         }
     }
 
+    /// For `.concurrent` only: a value arrived and its body starts at once; nil once cancelled.
+    /// The same as ``received(_:)``, without the value, which never has to wait.
+    mutating func beganConcurrentBody() -> UInt64? {
+        precondition(overlap == .concurrent, "only concurrent bodies start without a decision")
+        return isCancelled ? nil : takeSlot()
+    }
+
     /// A body's task now exists. Returns false when it must be cancelled at once: the sink was
     /// cancelled, or a later value replaced it, while it was starting.
     mutating func registered(id: UInt64, task: Task<Void, Never>, entry: LedgerEntry?) -> Bool {

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Starts one value's body in a task, given the body's ticket. `asyncSink` makes one per value:
-/// the task's closure is then the only generic code a value runs, and it calls the body directly
-/// (one async frame, as a hand-written `Task {}` per value has).
+/// Starts one value's body in a task, given the body's ticket. `asyncSink` makes one per value
+/// when its overlap policy may hold values back (every policy but `.concurrent`): the task's
+/// closure is then the only generic code a value runs, and it calls the body directly (one async
+/// frame, as a hand-written `Task {}` per value has).
 ///
 /// A struct around the function, not the bare function type: as the state machine's generic
 /// `Value`, a function would be re-abstracted on the way in (a thunk allocated per value) and
@@ -83,14 +84,31 @@ final class AsyncSinkStorage: Sendable {
         }
     }
 
-    private func start(id: UInt64, starter: AsyncSinkStarter) {
-        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
-        let task = starter.start(AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority))
-        let registered = state.withLock { $0.registered(id: id, task: task, entry: entry) }
+    /// For `.concurrent`, where every value starts its body at once: the ticket of a body about to
+    /// start, or nil once the sink is cancelled. The caller starts the body's task and hands it to
+    /// ``register(_:task:)``: no ``AsyncSinkStarter`` is made, since no value ever waits.
+    func beginConcurrentBody() -> AsyncSinkTicket? {
+        state.withLock { $0.beganConcurrentBody() }.map(ticket(id:))
+    }
+
+    /// A body's task now exists; cancels it when the sink was cancelled (or, for `.latest`, a later
+    /// value replaced it) while it was starting.
+    func register(_ ticket: AsyncSinkTicket, task: Task<Void, Never>) {
+        let registered = state.withLock { $0.registered(id: ticket.id, task: task, entry: ticket.entry) }
         if !registered {
             task.cancel()
-            entry?.end(.cancelled)
+            ticket.entry?.end(.cancelled)
         }
+    }
+
+    private func ticket(id: UInt64) -> AsyncSinkTicket {
+        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
+        return AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority)
+    }
+
+    private func start(id: UInt64, starter: AsyncSinkStarter) {
+        let ticket = ticket(id: id)
+        register(ticket, task: starter.start(ticket))
     }
 
     /// A body's task is done (see ``AsyncSinkTicket/finished()``); for `.serial`, starts the next.

@@ -35,26 +35,40 @@ extension Publisher where Failure == Never, Output: Sendable {
             site: CallSite(fileID: fileID, line: line))
         // The only generic code per value: the body's task, bound to the value. The bookkeeping
         // around it (the ticket, the storage) is not generic.
-        let subscription = sink { value in
-            storage.receive(
-                AsyncSinkStarter { ticket in
-                    Task(priority: ticket.priority) {
-                        if !Task.isCancelled {
-                            if ticket.bindsEntry {
-                                await LedgerEntry.$current.withValue(ticket.entry) {
-                                    await receiveValue(value)
-                                }
-                            } else {
-                                await receiveValue(value)
-                            }
-                        }
-                        ticket.finished()
-                    }
-                })
-        }
+        let subscription =
+            overlap == .concurrent
+            // Every value starts its body at once: nothing has to hold the value while the policy
+            // decides, so the task is made here.
+            ? sink { value in
+                guard let ticket = storage.beginConcurrentBody() else { return }
+                storage.register(ticket, task: asyncSinkBody(ticket, value, receiveValue))
+            }
+            : sink { value in
+                storage.receive(AsyncSinkStarter { ticket in asyncSinkBody(ticket, value, receiveValue) })
+            }
         return AnyCancellable {
             subscription.cancel()
             storage.cancel()
         }
+    }
+}
+
+/// The task that runs one value's body, with the body's ledger entry bound as
+/// ``LedgerEntry/current`` so its deliveries count there.
+private func asyncSinkBody<Value: Sendable>(
+    _ ticket: AsyncSinkTicket, _ value: Value,
+    _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void
+) -> Task<Void, Never> {
+    Task(priority: ticket.priority) {
+        if !Task.isCancelled {
+            if ticket.bindsEntry {
+                await LedgerEntry.$current.withValue(ticket.entry) {
+                    await receiveValue(value)
+                }
+            } else {
+                await receiveValue(value)
+            }
+        }
+        ticket.finished()
     }
 }
