@@ -46,6 +46,10 @@ public final class Ledger: Sendable {
     private let enabled: Atomic<Bool>
     private let listenerCount = Atomic<Int>(0)
     private let changePending = Atomic<Bool>(false)
+    /// The next key for an owner, entry or listener: one sequence, so keys are unique across them
+    /// and follow the order things were made in. An atomic, so an entry is made before the lock
+    /// is taken, not while it is held.
+    private let nextKey = Atomic<UInt64>(1)
     private let state = Mutex(State())
 
     /// Creates a ledger.
@@ -119,7 +123,7 @@ public final class Ledger: Sendable {
     /// released.
     public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
         let key = state.withLock { state -> UInt64 in
-            let key = state.takeKey()
+            let key = takeKey()
             state.listeners[key] = handler
             return key
         }
@@ -239,7 +243,7 @@ public final class Ledger: Sendable {
                 state.typeSerials[typeKey] = serial
             }
             let record = OwnerRecord(
-                key: state.takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
+                key: takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
                 created: now, parent: parent)
             state.owners.list(record)
             state.counters.owners += 1
@@ -259,21 +263,21 @@ public final class Ledger: Sendable {
         changed()
     }
 
+    private func takeKey() -> UInt64 { nextKey.wrappingAdd(1, ordering: .relaxed).oldValue }
+
     /// Opens an entry; nil when the ledger is off.
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
         let now = clock.now
-        let entry = state.withLock { state -> LedgerEntry in
-            let entry = LedgerEntry(
-                key: state.takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound,
-                ledger: self)
+        let entry = LedgerEntry(
+            key: takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound, ledger: self)
+        state.withLock { state in
             state.entries.list(entry)
             state.counters[kind] += 1
             if let owner, owner.isListed { owner.count(entry, by: 1) }
             state.log(
                 time: now, kind: .created, record: owner, entryKind: kind, site: site,
                 capacity: eventCapacity)
-            return entry
         }
         changed()
         return entry
@@ -502,7 +506,6 @@ extension Array where Element: LedgerListed {
 }
 
 private struct State {
-    var nextKey: UInt64 = 1
     /// Open entries, in no order (snapshots sort them).
     var entries: [LedgerEntry] = []
     /// The owners the ledger follows, in no order: alive, or ended and awaiting or failing a verdict.
@@ -519,11 +522,6 @@ private struct State {
     var leakOrder: [UInt64] = []
     var listeners: [UInt64: @Sendable () -> Void] = [:]
     var verdictScheduled = false
-
-    mutating func takeKey() -> UInt64 {
-        defer { nextKey += 1 }
-        return nextKey
-    }
 
     func hasLeak(_ owner: OwnerSlot) -> Bool { !leaks.isEmpty && leaks[owner.key] != nil }
 
