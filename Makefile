@@ -58,6 +58,11 @@ bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark \
 	  --format influx --path .build/results --no-progress --skip-target tether-bench-profile $(BENCH_ARGS)
 	python3 Benchmarks/ratios.py Benchmarks/.build/results/Current_run.influx.csv
+	@printf '\n%s\n%s\n' "The 100-subscriber sends again, raw and Tether's in turns within one process (a slow" \
+	  "spell of the machine then falls on both sides alike; see Benchmarks/README.md):"
+	cd Benchmarks && $(SWIFT) build -c release --product tether-bench-profile --quiet
+	Benchmarks/.build/release/tether-bench-profile interleaved ledger-on 300
+	Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300
 
 soak: deps
 	$(SWIFT) build -c release --product tether-lab

@@ -5,6 +5,7 @@
 //     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
 //     tether-bench-profile fuse|bound-sink|asyncsink raw [count]   (the alternative: raw sinks, a Task per value)
 //     tether-bench-profile frame paint|diff [count]
+//     tether-bench-profile interleaved ledger-on|ledger-off [rounds]   (wall clock, see interleaved(_:…))
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -59,6 +60,12 @@ case "fuse", "bound-sink":
         }
         for value in 0..<count { subject.send(value) }
         print(sum.value, cancellables.count, holder.cancellables.count)
+    }
+case "interleaved":
+    // Raw and Tether's sides in turns within one process (see `interleaved`).
+    Ledger.$current.withValue(ledger) {
+        interleavedSends(rounds: count)
+        interleavedAsyncSink(rounds: count)
     }
 case "asyncsink":
     // `count` values through asyncSink, until every body has run.
@@ -155,6 +162,87 @@ final class Tally: Sendable {
     var value: Int { total.load(ordering: .relaxed) }
 }
 
+/// Wall-clock comparisons made in turns within one process: each round runs every variant once,
+/// the order rotating from round to round. package-benchmark measures each benchmark in a process
+/// of its own, and on this machine a whole process can land in a slow spell (the raw sink to 100
+/// subscribers reads about 12 µs in some processes and 18–20 µs in others); in turns, a spell
+/// falls on all variants alike, so each round's ratio compares like with like.
+/// Prints each variant's median time per operation and the quartiles of the rounds' ratios to
+/// the first variant.
+func interleaved(
+    _ title: String, rounds: Int, operations: Int, _ variants: [(name: String, run: () -> Void)]
+) {
+    var perOperation = [[Double]](repeating: [], count: variants.count)
+    let clock = ContinuousClock()
+    for round in 0..<rounds {
+        for turn in variants.indices {
+            let index = (round + turn) % variants.count
+            let (seconds, attoseconds) = clock.measure(variants[index].run).components
+            perOperation[index].append((Double(seconds) + Double(attoseconds) * 1e-18) / Double(operations))
+        }
+    }
+    func quantile(_ values: [Double], _ q: Double) -> String {
+        let sorted = values.sorted()
+        return "\((sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000).rounded() / 1000)"
+    }
+    print("\(title), ledger \(ledger.isEnabled ? "on" : "off"); \(rounds) rounds of \(operations) each")
+    for (index, variant) in variants.enumerated() {
+        var line = "  \(variant.name): median \(quantile(perOperation[index].map { $0 * 1e6 }, 0.5)) µs"
+        if index > 0 {
+            let ratios = zip(perOperation[index], perOperation[0]).map { $0 / $1 }
+            line += "; ÷ \(variants[0].name) per round: median \(quantile(ratios, 0.5))"
+            line += " (quartiles \(quantile(ratios, 0.25))–\(quantile(ratios, 0.75)))"
+        }
+        print(line)
+    }
+}
+
+/// One value to 100 subscribers: the raw sink, `sink(boundTo:)` and the fuse.
+func interleavedSends(rounds: Int) {
+    let sum = Tally()
+    var cancellables = Set<AnyCancellable>()
+    let raw = PassthroughSubject<Int, Never>()
+    rawSinks(100, to: raw, sum: sum, into: &cancellables)
+    let bound = PassthroughSubject<Int, Never>()
+    let owner = Owner()
+    for _ in 0..<100 { bound.sink(boundTo: owner.bag) { sum.add($0) } }
+    let fused = PassthroughSubject<Int, Never>()
+    let holder = Holder()
+    fusedSinks(100, to: fused.fuse(heldBy: holder, on: \.cancellables), sum: sum, into: &cancellables)
+    let sends = 200
+    func sending(to subject: PassthroughSubject<Int, Never>) -> () -> Void {
+        { for value in 0..<sends { subject.send(value) } }
+    }
+    interleaved(
+        "One value to 100 subscribers, per send", rounds: rounds, operations: sends,
+        [
+            ("OpenCombine sink", sending(to: raw)), ("sink(boundTo:)", sending(to: bound)),
+            ("fuse", sending(to: fused)),
+        ])
+    print("  (checksum \(sum.value), \(cancellables.count + holder.cancellables.count) cancellables)")
+}
+
+/// A value's body in a task: a `Task {}` per value, and `asyncSink`; each round sends 1,000 values
+/// and waits until every body has run.
+func interleavedAsyncSink(rounds: Int) {
+    let values = 1_000
+    let done = Countdown(values)
+    let raw = PassthroughSubject<Int, Never>()
+    let tether = PassthroughSubject<Int, Never>()
+    let cancellables = [rawTaskPerValue(raw, done), tetherAsyncSink(tether, done)]
+    func sending(to subject: PassthroughSubject<Int, Never>) -> () -> Void {
+        {
+            done.arm(values)
+            for value in 0..<values { subject.send(value) }
+            done.wait()
+        }
+    }
+    interleaved(
+        "asyncSink, per value", rounds: rounds, operations: values,
+        [("Task per value", sending(to: raw)), ("asyncSink", sending(to: tether))])
+    for cancellable in cancellables { cancellable.cancel() }
+}
+
 /// Lets the main thread sleep until `count` bodies have ticked: a semaphore, not a polling loop,
 /// whose iterations (as many as the threads' timing makes) would blur the count of instructions.
 final class Countdown: Sendable {
@@ -162,6 +250,9 @@ final class Countdown: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ count: Int) { remaining = Atomic(count) }
+
+    /// Counts down from `count` again; call it only when the last count is done.
+    func arm(_ count: Int) { remaining.store(count, ordering: .releasing) }
 
     func tick() {
         if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { finished.signal() }
