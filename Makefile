@@ -10,8 +10,8 @@ MEMCHECK_CYCLES ?= 20
 
 # One line, not a compiler error page, when the ncurses headers are missing.
 deps:
-	@if ! pkg-config --exists ncursesw 2>/dev/null && [ ! -f /usr/include/ncurses.h ]; then \
-	  echo "tether: libncurses-dev is missing — install it with: sudo apt-get install libncurses-dev pkg-config" >&2; \
+	@if [ ! -f /usr/include/ncurses.h ] && ! pkg-config --exists ncursesw 2>/dev/null; then \
+	  echo "tether: libncurses-dev is missing — install it with: sudo apt-get install libncurses-dev" >&2; \
 	  exit 1; \
 	fi
 

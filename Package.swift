@@ -23,10 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CNcurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
+        // are ones SwiftPM refuses (a warning on every build), and its library needs none of
+        // them. shim.h names the package when the headers are missing.
+        .systemLibrary(name: "CNcurses"),
         .target(
             name: "Tether",
             dependencies: [

@@ -20,9 +20,8 @@ let package = Package(
         suite("Delivery"),
         suite("Lifetimes"),
         suite("Tasks"),
-        .systemLibrary(
-            name: "CBenchCurses", path: "CBenchCurses", pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // As the root package's CNcurses: ncursesw without pkg-config, whose flags SwiftPM refuses.
+        .systemLibrary(name: "CBenchCurses", path: "CBenchCurses"),
         suite("Frames", extra: ["CBenchCurses", .product(name: "TerminalUI", package: "Tether")]),
         // Not a suite: replays one operation for callgrind (README.md, "Profiling a miss").
         .executableTarget(

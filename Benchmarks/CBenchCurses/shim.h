@@ -7,7 +7,11 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#if __has_include(<ncurses.h>)
 #include <ncurses.h>
+#else
+#error "the ncurses headers are missing: install them with `sudo apt-get install libncurses-dev`"
+#endif
 #include <stdio.h>
 
 /// Opens an ncurses screen of `rows`×`cols` that writes to /dev/null and reads nothing.

@@ -12,7 +12,11 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#if __has_include(<ncurses.h>)
 #include <ncurses.h>
+#else
+#error "the ncurses headers are missing: install them with `sudo apt-get install libncurses-dev`"
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
