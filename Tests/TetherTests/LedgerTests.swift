@@ -25,6 +25,33 @@ private final class ChildModel {
 }
 
 @Suite struct LedgerTests {
+    /// Two events to a cache line: threads recording events take the log's lines from each other.
+    @Test func anEventInTheLogTakesThirtyTwoBytes() {
+        #expect(MemoryLayout<LoggedEvent>.stride == 32)
+    }
+
+    @Test func eventsNameTheirCallSitesAndOwners() throws {
+        let ledger = Ledger(clock: ManualClock())
+        let model = Model()
+        let owner = try #require(
+            ledger.makeOwner(for: model, site: CallSite(fileID: "Module/Model.swift", line: 1), parent: nil))
+        let first = CallSite(fileID: "Module/First.swift", line: 7)
+        let second = CallSite(fileID: "Module/Second.swift", line: 9)
+        let entries = [first, second, first].compactMap {
+            ledger.open(.task, owner: owner, site: $0, bound: false)
+        }
+        ledger.note("hello", owner: OwnerID(typeName: "Note", serial: 1))
+        for entry in entries { entry.end(.ended) }
+        let events = ledger.snapshot().events
+        #expect(events.map(\.kind) == [.created, .created, .created, .note, .ended, .ended, .ended])
+        #expect(events.map(\.site) == [first, second, first, nil, first, second, first])
+        #expect(
+            events.map(\.owner) == Array(repeating: owner.id, count: 3) + [
+                OwnerID(typeName: "Note", serial: 1)
+            ] + Array(repeating: owner.id, count: 3))
+        #expect(events[3].message == "hello")
+    }
+
     @Test func ownerIdsCountPerType() {
         let fixture = LedgerFixture()
         let (first, second) = fixture.run { (Model(), Model()) }

@@ -6,6 +6,8 @@ final class OwnerRecord: Sendable {
     let key: UInt64
     let id: OwnerID
     let site: CallSite
+    /// `site`'s place in the ledger's table of sites, which its events name it by.
+    let siteIndex: SiteIndex
     let created: Duration
     /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
     let parent: OwnerRecord?
@@ -24,10 +26,14 @@ final class OwnerRecord: Sendable {
     /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
     let listIndex = Atomic<Int>(-1)
 
-    init(key: UInt64, id: OwnerID, site: CallSite, created: Duration, parent: OwnerRecord?) {
+    init(
+        key: UInt64, id: OwnerID, site: CallSite, siteIndex: SiteIndex, created: Duration,
+        parent: OwnerRecord?
+    ) {
         self.key = key
         self.id = id
         self.site = site
+        self.siteIndex = siteIndex
         self.created = created
         self.parent = parent
     }
@@ -66,6 +72,15 @@ final class LedgerEntry: Sendable {
     private let status = Atomic<UInt8>(LedgerEntry.active)
     /// Its position in the ledger's list of open entries; -1 once closed. Under the ledger's lock.
     let listIndex = Atomic<Int>(-1)
+    /// `site`'s place in the ledger's table of sites, which its events name it by. Set when the
+    /// entry is listed, under the ledger's lock (an atomic, relaxed, only to keep the entry
+    /// `Sendable`: the entry is made before the lock is taken).
+    private let siteSlot = Atomic<UInt32>(SiteIndex.none.rawValue)
+
+    var siteIndex: SiteIndex {
+        get { SiteIndex(rawValue: siteSlot.load(ordering: .relaxed)) }
+        set { siteSlot.store(newValue.rawValue, ordering: .relaxed) }
+    }
 
     init(
         key: UInt64, kind: EntryKind, site: CallSite, owner: OwnerRecord?, created: Duration, bound: Bool,
