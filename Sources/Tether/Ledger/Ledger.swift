@@ -545,6 +545,11 @@ private struct State {
         let file: UInt
         let line: UInt
 
+        init(file: UInt, line: UInt) {
+            self.file = file
+            self.line = line
+        }
+
         init(_ site: CallSite) {
             file =
                 site.fileID.hasPointerRepresentation
@@ -553,13 +558,29 @@ private struct State {
         }
     }
 
+    /// Sites looked up lately, by a cheap hash of their key: most lookups end here, without
+    /// hashing the key for the dictionary (a program records from few sites at a time).
+    private var recentSites = [RecentSite](repeating: RecentSite(), count: 64)
+
+    private struct RecentSite {
+        var key = SiteKey(file: 0, line: 0)
+        var index = SiteIndex.none
+    }
+
     /// The index of `site` in ``sites``, adding it the first time.
     mutating func index(of site: CallSite) -> SiteIndex {
         let key = SiteKey(site)
-        if let index = siteIndices[key] { return index }
-        let index = SiteIndex(rawValue: UInt32(sites.count))
-        sites.append(site)
-        siteIndices[key] = index
+        let slot = Int(truncatingIfNeeded: (key.file >> 4 ^ key.line &* 0x9E37_79B9) & 63)
+        if recentSites[slot].key == key, recentSites[slot].index != .none { return recentSites[slot].index }
+        let index: SiteIndex
+        if let known = siteIndices[key] {
+            index = known
+        } else {
+            index = SiteIndex(rawValue: UInt32(sites.count))
+            sites.append(site)
+            siteIndices[key] = index
+        }
+        recentSites[slot] = RecentSite(key: key, index: index)
         return index
     }
 
@@ -639,7 +660,14 @@ private struct State {
         time: Duration, kind: LedgerEvent.Kind, record: OwnerRecord? = nil, entryKind: EntryKind? = nil,
         site: SiteIndex = .none, note: LoggedEvent.Note? = nil, capacity: Int
     ) {
-        let subject: LoggedEvent.Subject = record.map { .owner($0) } ?? note.map { .note($0) } ?? .none
+        let subject: LoggedEvent.Subject
+        if let record {
+            subject = .owner(record)
+        } else if let note {
+            subject = .note(note)
+        } else {
+            subject = .none
+        }
         // Made in place: no copy of the event (and of its references) on the way in.
         if events.count < capacity {
             events.append(
