@@ -64,7 +64,8 @@ case "fuse", "bound-sink":
 case "interleaved":
     // Raw and Tether's sides in turns within one process (see `interleaved`).
     Ledger.$current.withValue(ledger) {
-        interleavedSends(rounds: count)
+        interleavedSends(subscribers: 1, rounds: count)
+        interleavedSends(subscribers: 100, rounds: count)
         interleavedAsyncSink(rounds: count)
     }
 case "asyncsink":
@@ -197,24 +198,26 @@ func interleaved(
     }
 }
 
-/// One value to 100 subscribers: the raw sink, `sink(boundTo:)` and the fuse.
-func interleavedSends(rounds: Int) {
+/// One value to `subscribers` subscribers: the raw sink, `sink(boundTo:)` and the fuse.
+func interleavedSends(subscribers: Int, rounds: Int) {
     let sum = Tally()
     var cancellables = Set<AnyCancellable>()
     let raw = PassthroughSubject<Int, Never>()
-    rawSinks(100, to: raw, sum: sum, into: &cancellables)
+    rawSinks(subscribers, to: raw, sum: sum, into: &cancellables)
     let bound = PassthroughSubject<Int, Never>()
     let owner = Owner()
-    for _ in 0..<100 { bound.sink(boundTo: owner.bag) { sum.add($0) } }
+    for _ in 0..<subscribers { bound.sink(boundTo: owner.bag) { sum.add($0) } }
     let fused = PassthroughSubject<Int, Never>()
     let holder = Holder()
-    fusedSinks(100, to: fused.fuse(heldBy: holder, on: \.cancellables), sum: sum, into: &cancellables)
-    let sends = 200
+    fusedSinks(subscribers, to: fused.fuse(heldBy: holder, on: \.cancellables), sum: sum, into: &cancellables)
+    // 200 sends to 100 subscribers a turn, 20,000 to one: a few milliseconds either way.
+    let sends = 20_000 / subscribers
     func sending(to subject: PassthroughSubject<Int, Never>) -> () -> Void {
         { for value in 0..<sends { subject.send(value) } }
     }
     interleaved(
-        "One value to 100 subscribers, per send", rounds: rounds, operations: sends,
+        "One value to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"), per send", rounds: rounds,
+        operations: sends,
         [
             ("OpenCombine sink", sending(to: raw)), ("sink(boundTo:)", sending(to: bound)),
             ("fuse", sending(to: fused)),
