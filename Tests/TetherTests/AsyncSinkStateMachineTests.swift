@@ -31,21 +31,13 @@ import Testing
         #expect(late == nil)
     }
 
-    @Test func aBodyRegisteringAfterCancelIsToBeCancelled() {
+    @Test func noConcurrentBodyStartsAfterCancel() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = machine.beganConcurrentBody()!
-        let running = machine.cancel()
-        #expect(running.isEmpty)
-        let registered = machine.registered(id: first, task: Task {}, entry: nil)
-        #expect(!registered)
-    }
-
-    @Test func noConcurrentBodyBeginsAfterCancel() {
-        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = machine.beganConcurrentBody()
+        let first = machine.startedConcurrentBody(task: Task {}, entry: nil)
         #expect(first != nil)
-        _ = machine.cancel()
-        #expect(machine.beganConcurrentBody() == nil)
+        let running = machine.cancel()
+        #expect(running.count == 1)
+        #expect(machine.startedConcurrentBody(task: Task {}, entry: nil) == nil)
         #expect(machine.runningCount == 0)
     }
 
@@ -63,9 +55,7 @@ import Testing
     @Test func finishedBodiesLeaveTheBooks() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
         for _ in 0..<100 {
-            let body = machine.beganConcurrentBody()!
-            let registered = machine.registered(id: body, task: Task {}, entry: nil)
-            #expect(registered)
+            let body = machine.startedConcurrentBody(task: Task {}, entry: nil)!
             _ = machine.finished(id: body)
         }
         #expect(machine.runningCount == 0)
@@ -82,16 +72,28 @@ import Testing
     }
 
     @Test func anIDThatLeftTheBooksDoesNotMatchTheBodyReusingItsSlot() {
-        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = machine.beganConcurrentBody()!
-        _ = machine.finished(id: first)
-        let second = machine.beganConcurrentBody()!
-        #expect(second != first)
-        _ = machine.finished(id: first)  // stale: must not free the second body's slot
+        var machine = AsyncSinkStateMachine<Int>(overlap: .dropWhileBusy)
+        let first = started(machine.received(1))!
+        _ = machine.finished(id: first.id)
+        let second = started(machine.received(2))!
+        #expect(second.id != first.id)
+        _ = machine.finished(id: first.id)  // stale: must not free the second body's slot
         #expect(machine.runningCount == 1)
-        let staleRegistered = machine.registered(id: first, task: Task {}, entry: nil)
-        let secondRegistered = machine.registered(id: second, task: Task {}, entry: nil)
+        let staleRegistered = machine.registered(id: first.id, task: Task {}, entry: nil)
+        let secondRegistered = machine.registered(id: second.id, task: Task {}, entry: nil)
         #expect(!staleRegistered)
         #expect(secondRegistered)
+    }
+
+    @Test func aConcurrentIDThatLeftTheBooksFreesNothing() {
+        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
+        let first = machine.startedConcurrentBody(task: Task {}, entry: nil)!
+        _ = machine.finished(id: first)
+        let second = machine.startedConcurrentBody(task: Task {}, entry: nil)!
+        #expect(second != first)
+        _ = machine.finished(id: first)
+        #expect(machine.runningCount == 1)
+        _ = machine.finished(id: second)
+        #expect(machine.runningCount == 0)
     }
 }

@@ -80,11 +80,13 @@ struct AsyncSinkStateMachine<Value: Sendable> {
         }
     }
 
-    /// For `.concurrent` only: a value arrived and its body starts at once; nil once cancelled.
-    /// The same as ``received(_:)``, without the value, which never has to wait.
-    mutating func beganConcurrentBody() -> UInt64? {
+    /// For `.concurrent` only: a value's body has its task already, made before this lock was
+    /// taken (nothing has to wait for a decision); puts it in the books as running and returns its
+    /// id. Nil once cancelled: the caller cancels the task.
+    mutating func startedConcurrentBody(task: Task<Void, Never>, entry: LedgerEntry?) -> UInt64? {
         precondition(overlap == .concurrent, "only concurrent bodies start without a decision")
-        return isCancelled ? nil : takeSlot()
+        guard !isCancelled else { return nil }
+        return takeSlot(as: .running(task, entry))
     }
 
     /// A body's task now exists. Returns false when it must be cancelled at once: the sink was
@@ -114,7 +116,7 @@ struct AsyncSinkStateMachine<Value: Sendable> {
         return takeAllRunning()
     }
 
-    private mutating func takeSlot() -> UInt64 {
+    private mutating func takeSlot(as state: Slot.State = .starting) -> UInt64 {
         runningCount += 1
         let index: Int
         if firstFree >= 0 {
@@ -124,10 +126,10 @@ struct AsyncSinkStateMachine<Value: Sendable> {
             }
             firstFree = nextFree
             slots[index].generation &+= 1
-            slots[index].state = .starting
+            slots[index].state = state
         } else {
             index = slots.count
-            slots.append(Slot(generation: 0, state: .starting))
+            slots.append(Slot(generation: 0, state: state))
         }
         return UInt64(slots[index].generation) << 32 | UInt64(index)
     }

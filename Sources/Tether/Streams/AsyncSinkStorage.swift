@@ -19,16 +19,27 @@ struct AsyncSinkStarter: Sendable {
 /// value's type), where a struct of several references is copied and destroyed through its value
 /// witnesses — more instructions per value than allocating this one object.
 final class AsyncSinkTicket: Sendable {
+    /// `place` before the body has one in the books: a `.concurrent` body's task is made, and may
+    /// run and finish, before the storage's lock is taken to place it.
+    private static let unplaced: UInt64 = 0
+    /// `place` once the body finished: a body placed after that leaves the books at once.
+    private static let finishedFirst = UInt64.max
+
     let storage: AsyncSinkStorage
-    let id: UInt64
     let entry: LedgerEntry?
     let priority: TaskPriority?
+    /// The body's id in the books plus one (an id never reaches `UInt64.max - 1`: its low half is
+    /// a slot's index), or one of the two markers above. Written once by each side: the storage
+    /// places it, under its lock; the body's task finishes it.
+    private let place: Atomic<UInt64>
 
-    init(storage: AsyncSinkStorage, id: UInt64, entry: LedgerEntry?, priority: TaskPriority?) {
+    /// A ticket for a body whose id is known (`id`), or, without one, for a `.concurrent` body,
+    /// placed later with ``placed(as:)``.
+    init(storage: AsyncSinkStorage, id: UInt64? = nil, entry: LedgerEntry?, priority: TaskPriority?) {
         self.storage = storage
-        self.id = id
         self.entry = entry
         self.priority = priority
+        place = Atomic(id.map { $0 &+ 1 } ?? Self.unplaced)
     }
 
     /// Whether the body must run with its entry bound as ``LedgerEntry/current``, so that its
@@ -36,10 +47,18 @@ final class AsyncSinkTicket: Sendable {
     /// inherited one from the sender's, nothing to bind (and no task-local to push).
     var bindsEntry: Bool { entry != nil || LedgerEntry.current != nil }
 
+    /// The storage put the body in its books as `id`; false if the body finished first (the
+    /// storage then takes it out again).
+    func placed(as id: UInt64) -> Bool {
+        place.compareExchange(expected: Self.unplaced, desired: id &+ 1, ordering: .acquiringAndReleasing)
+            .exchanged
+    }
+
     /// The body returned, or was skipped because its task was cancelled before it began.
     func finished() {
         entry?.end(.ended)
-        storage.finished(id: id)
+        let place = place.exchange(Self.finishedFirst, ordering: .acquiringAndReleasing)
+        if place != Self.unplaced { storage.finished(id: place &- 1) }
     }
 }
 
@@ -55,6 +74,9 @@ final class AsyncSinkStorage: Sendable {
     private let priority: TaskPriority?
     private let ledger: Ledger
     private let site: CallSite
+    /// Set by ``cancel()``, so that a `.concurrent` value arriving after it makes no task; the
+    /// books' own flag, under the lock, decides the rest.
+    private let cancelled = Atomic<Bool>(false)
 
     init(overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite) {
         state = Mutex(AsyncSinkStateMachine(overlap: overlap))
@@ -74,6 +96,7 @@ final class AsyncSinkStorage: Sendable {
     }
 
     func cancel() {
+        cancelled.store(true, ordering: .releasing)
         cancel(state.withLock { $0.cancel() })
     }
 
@@ -85,30 +108,45 @@ final class AsyncSinkStorage: Sendable {
     }
 
     /// For `.concurrent`, where every value starts its body at once: the ticket of a body about to
-    /// start, or nil once the sink is cancelled. The caller starts the body's task and hands it to
-    /// ``register(_:task:)``: no ``AsyncSinkStarter`` is made, since no value ever waits.
-    func beginConcurrentBody() -> AsyncSinkTicket? {
-        state.withLock { $0.beganConcurrentBody() }.map(ticket(id:))
+    /// start, or nil once the sink is cancelled. The caller makes the body's task and hands both
+    /// to ``place(_:task:)``: no ``AsyncSinkStarter`` is made, since no value ever waits, and the
+    /// lock is taken once per value.
+    func concurrentTicket() -> AsyncSinkTicket? {
+        guard !cancelled.load(ordering: .acquiring) else { return nil }
+        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
+        return AsyncSinkTicket(storage: self, entry: entry, priority: priority)
+    }
+
+    /// Puts a `.concurrent` body's task in the books; cancels it when the sink was cancelled
+    /// meanwhile. A body that finished already is taken out again at once.
+    func place(_ ticket: AsyncSinkTicket, task: Task<Void, Never>) {
+        let placed = state.withLock { machine in
+            guard let id = machine.startedConcurrentBody(task: task, entry: ticket.entry) else {
+                return false
+            }
+            if !ticket.placed(as: id) { _ = machine.finished(id: id) }
+            return true
+        }
+        if !placed {
+            task.cancel()
+            ticket.entry?.end(.cancelled)
+        }
     }
 
     /// A body's task now exists; cancels it when the sink was cancelled (or, for `.latest`, a later
     /// value replaced it) while it was starting.
-    func register(_ ticket: AsyncSinkTicket, task: Task<Void, Never>) {
-        let registered = state.withLock { $0.registered(id: ticket.id, task: task, entry: ticket.entry) }
+    private func register(_ ticket: AsyncSinkTicket, id: UInt64, task: Task<Void, Never>) {
+        let registered = state.withLock { $0.registered(id: id, task: task, entry: ticket.entry) }
         if !registered {
             task.cancel()
             ticket.entry?.end(.cancelled)
         }
     }
 
-    private func ticket(id: UInt64) -> AsyncSinkTicket {
-        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
-        return AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority)
-    }
-
     private func start(id: UInt64, starter: AsyncSinkStarter) {
-        let ticket = ticket(id: id)
-        register(ticket, task: starter.start(ticket))
+        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
+        let ticket = AsyncSinkTicket(storage: self, id: id, entry: entry, priority: priority)
+        register(ticket, id: id, task: starter.start(ticket))
     }
 
     /// A body's task is done (see ``AsyncSinkTicket/finished()``); for `.serial`, starts the next.

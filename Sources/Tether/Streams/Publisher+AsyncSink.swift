@@ -40,8 +40,8 @@ extension Publisher where Failure == Never, Output: Sendable {
             // Every value starts its body at once: nothing has to hold the value while the policy
             // decides, so the task is made here.
             ? sink { value in
-                guard let ticket = storage.beginConcurrentBody() else { return }
-                storage.register(ticket, task: asyncSinkBody(ticket, value, receiveValue))
+                guard let ticket = storage.concurrentTicket() else { return }
+                storage.place(ticket, task: asyncSinkBody(ticket, value, receiveValue))
             }
             : sink { value in
                 storage.receive(AsyncSinkStarter { ticket in asyncSinkBody(ticket, value, receiveValue) })

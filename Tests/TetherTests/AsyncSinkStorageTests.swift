@@ -1,0 +1,66 @@
+import Testing
+
+@testable import Tether
+
+/// The hand-over between a `.concurrent` body's task and the storage's books: the task is made,
+/// and may run and finish, before the storage places it.
+@Suite struct AsyncSinkStorageTests {
+    private let ledger = Ledger(clock: ManualClock())
+
+    private func concurrentStorage() -> AsyncSinkStorage {
+        AsyncSinkStorage(
+            overlap: .concurrent, priority: nil, ledger: ledger, site: CallSite(fileID: #fileID, line: #line))
+    }
+
+    @Test func aPlacedBodyLeavesTheBooksWhenItFinishes() {
+        let storage = concurrentStorage()
+        let ticket = storage.concurrentTicket()!
+        storage.place(ticket, task: Task {})
+        #expect(storage.runningCount == 1)
+        #expect(ledger.counters.tasks == 1)
+        ticket.finished()
+        #expect(storage.runningCount == 0)
+        #expect(ledger.counters.tasks == 0)
+    }
+
+    @Test func aBodyThatFinishedBeforeItWasPlacedLeavesTheBooksAtOnce() {
+        let storage = concurrentStorage()
+        let ticket = storage.concurrentTicket()!
+        ticket.finished()
+        #expect(ledger.counters.tasks == 0)
+        storage.place(ticket, task: Task {})
+        #expect(storage.runningCount == 0)
+        // Its slot is free again: the next body takes it, and leaving frees it once more.
+        let next = storage.concurrentTicket()!
+        storage.place(next, task: Task {})
+        #expect(storage.runningCount == 1)
+        next.finished()
+        #expect(storage.runningCount == 0)
+    }
+
+    @Test func aBodyPlacedAfterCancelIsCancelledAndNoTicketFollows() {
+        let storage = concurrentStorage()
+        let ticket = storage.concurrentTicket()!
+        storage.cancel()
+        let task = Task<Void, Never> {}
+        storage.place(ticket, task: task)
+        #expect(task.isCancelled)
+        #expect(storage.runningCount == 0)
+        #expect(ledger.counters.tasks == 0)
+        #expect(storage.concurrentTicket() == nil)
+    }
+
+    @Test func cancelCancelsEveryPlacedBody() {
+        let storage = concurrentStorage()
+        let tasks = (0..<3).map { _ in
+            let task = Task<Void, Never> {}
+            storage.place(storage.concurrentTicket()!, task: task)
+            return task
+        }
+        #expect(storage.runningCount == 3)
+        storage.cancel()
+        #expect(tasks.allSatisfy { $0.isCancelled })
+        #expect(storage.runningCount == 0)
+        #expect(ledger.counters.tasks == 0)
+    }
+}
