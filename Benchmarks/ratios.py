@@ -8,12 +8,19 @@ report is per operation. Ratios compare like with like, so they do not depend on
 
 The targets apply to the ledger-on figures (what users run); ledger-off figures are shown beside
 them. A pair with a side that was not run (`BENCH_ARGS="--filter …"`) says so. Exit status is 0
-unless the export is missing: this is a report, not a gate.
+unless an export is missing: this is a report, not a gate.
 
-Usage: ratios.py RESULTS.influx.csv
+Given several exports (`make bench` runs the suites BENCH_RUNS times, each benchmark in a process
+of its own every time), each figure is the median over the runs, each ratio is the median of the
+runs' own ratios and decides the verdict, and the runs' ratios follow, with "best": the best run of
+Tether's side ÷ the best run of the alternative's, which a slow spell of the machine in one
+process cannot move.
+
+Usage: ratios.py RESULTS.influx.csv [MORE_RESULTS.influx.csv …]
 """
 
 import csv
+import statistics
 import sys
 from collections import defaultdict
 
@@ -123,15 +130,35 @@ def judge(kind, bound, ratio, tether):
     return f"≤ {show_time(bound)}", tether <= bound
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    try:
-        results = load(sys.argv[1])
-    except FileNotFoundError:
-        sys.exit(f"ratios.py: no results at {sys.argv[1]} — did the benchmark run fail?")
+def ratio_of(value, base):
+    return value / base if base else float("inf") if value else 1.0
 
-    print("\nEvery benchmark, per operation (p50 / p99 time, p50 mallocs):")
+
+def median_run(runs):
+    """The runs merged: {benchmark: {metric: {percentile: median over the runs that have it}}}"""
+    merged = defaultdict(lambda: defaultdict(dict))
+    for name in set().union(*runs):
+        for metric in ("time", "mallocs"):
+            for percentile in set().union(*(run[name][metric] for run in runs if name in run)):
+                values = [run[name][metric][percentile] for run in runs
+                          if name in run and percentile in run[name][metric]]
+                merged[name][metric][percentile] = statistics.median(values)
+    return merged
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    runs = []
+    for path in sys.argv[1:]:
+        try:
+            runs.append(load(path))
+        except FileNotFoundError:
+            sys.exit(f"ratios.py: no results at {path} — did the benchmark run fail?")
+    results = median_run(runs)
+
+    print(f"\nEvery benchmark, per operation (p50 / p99 time, p50 mallocs"
+          f"{'' if len(runs) == 1 else f'; medians of {len(runs)} runs'}):")
     width = max(len(name) for name in results)
     for name in sorted(results):
         time, mallocs = results[name]["time"], results[name]["mallocs"]
@@ -161,12 +188,19 @@ def main():
                 if alt is None:
                     print(f"    ledger {ledger:<3} {metric} p{percentile} {show(metric, value)}")
                     continue
-                base = alt[metric][p]
-                ratio = value / base if base else float("inf") if value else 1.0
+                name = tether if unledgered else f"{tether} ledger {ledger}"
+                pairs = [(run[name][metric][p], run[alternative][metric][p])
+                         for run in runs if name in run and alternative in run]
+                ratios = [ratio_of(mine_, alt_) for mine_, alt_ in pairs]
+                ratio = statistics.median(ratios)
                 target, met = judge(kind, bound, ratio, value)
                 verdict = ("PASS" if met else "MISS") if ledger == "on" else ("(pass)" if met else "(miss)")
-                print(f"    {'no ledger  ' if unledgered else f'ledger {ledger:<3} '}{metric:<7} p{percentile:<2} {show(metric, value):>10}"
-                      f"  {ratio:6.2f}×  target {target:<9} {verdict}")
+                line = (f"    {'no ledger  ' if unledgered else f'ledger {ledger:<3} '}{metric:<7} p{percentile:<2} {show(metric, value):>10}"
+                        f"  {ratio:6.2f}×  target {target:<9} {verdict}")
+                if len(ratios) > 1:
+                    best = ratio_of(min(mine_ for mine_, _ in pairs), min(alt_ for _, alt_ in pairs))
+                    line += f"   runs {' '.join(f'{r:.2f}' for r in ratios)}; best {best:.2f}×"
+                print(line)
         if f"{tether} ledger on" not in results and tether not in results:
             print(f"    Tether's side '{tether}' was not run")
 
