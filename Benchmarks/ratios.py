@@ -174,7 +174,7 @@ def main():
         else:
             figures = ", ".join(
                 f"{metric} p{percentile} {show(metric, alt[metric][float(percentile)])}"
-                for metric, percentile, _, _ in checks)
+                for metric, percentile in dict.fromkeys([(c[0], c[1]) for c in checks] + [("mallocs", 50)]))
             print(f"    alternative ({alternative.split('/')[-1]}): {figures}")
         # TerminalUI's benchmarks have no ledger: they are reported once, as "on" (what users run).
         unledgered = tether in results
@@ -182,7 +182,9 @@ def main():
             mine = results.get(tether if unledgered else f"{tether} ledger {ledger}")
             if mine is None or (unledgered and ledger == "off"):
                 continue
-            for metric, percentile, kind, bound in checks:
+            # Every pair shows mallocs too; a pair without a mallocs target shows them unjudged.
+            shown = checks + ([] if any(c[0] == "mallocs" for c in checks) else [("mallocs", 50, "none", 0)])
+            for metric, percentile, kind, bound in shown:
                 p = float(percentile)
                 value = mine[metric][p]
                 if alt is None:
@@ -193,10 +195,16 @@ def main():
                          for run in runs if name in run and alternative in run]
                 ratios = [ratio_of(mine_, alt_) for mine_, alt_ in pairs]
                 ratio = statistics.median(ratios)
+                label = f"    {'no ledger  ' if unledgered else f'ledger {ledger:<3} '}{metric:<7} p{percentile:<2} {show(metric, value):>10}"
+                if kind == "none":
+                    if all(mine_ == 0 and alt_ == 0 for mine_, alt_ in pairs):
+                        print(f"{label}  none on either side")
+                    else:
+                        print(f"{label}  {ratio:6.2f}×  (no target)")
+                    continue
                 target, met = judge(kind, bound, ratio, value)
                 verdict = ("PASS" if met else "MISS") if ledger == "on" else ("(pass)" if met else "(miss)")
-                line = (f"    {'no ledger  ' if unledgered else f'ledger {ledger:<3} '}{metric:<7} p{percentile:<2} {show(metric, value):>10}"
-                        f"  {ratio:6.2f}×  target {target:<9} {verdict}")
+                line = f"{label}  {ratio:6.2f}×  target {target:<9} {verdict}"
                 if len(ratios) > 1:
                     best = ratio_of(min(mine_ for mine_, _ in pairs), min(alt_ for _, alt_ in pairs))
                     line += f"   runs {' '.join(f'{r:.2f}' for r in ratios)}; best {best:.2f}×"
