@@ -124,6 +124,8 @@ final class AsyncSinkStorage: Sendable {
             guard let id = machine.startedConcurrentBody(task: task, entry: ticket.entry) else {
                 return false
             }
+            // Taking it out again drops the slot's copies of the task and the entry under the
+            // lock; the caller still holds both, so nothing is deallocated here.
             if !ticket.placed(as: id) { _ = machine.finished(id: id) }
             return true
         }
