@@ -99,13 +99,14 @@ let benchmarks: @Sendable () -> Void = {
     // value), measured until every body has run. The sink is made in the ledger's scope, which it
     // records to, and the values are sent outside it, as the raw side's are: a task made inside a
     // `withValue` scope copies its task-local bindings (an allocation per task), which an app's
-    // sender does not pay and the raw side would not either.
+    // sender does not pay and the raw side would not either. One ledger per benchmark, shared by
+    // its samples, as for the loop exits above.
     for enabled in [true, false] {
+        let ledger = Ledger(isEnabled: enabled)
         Benchmark(
             "per-value/1000 values/Tether asyncSink ledger \(enabled ? "on" : "off")",
             configuration: budget(scaling: .kilo)
         ) { benchmark async in
-            let ledger = Ledger(isEnabled: enabled)
             let count = benchmark.scaledIterations.count
             let subject = PassthroughSubject<Int, Never>()
             let (done, finished) = AsyncStream.makeStream(of: Void.self)
