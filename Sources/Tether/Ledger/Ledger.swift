@@ -417,8 +417,9 @@ extension OwnerRecord {
 /// (a sender opening entries, the tasks closing them) take the log's lines from each other's
 /// caches, so the fewer lines an event covers, the fewer move. (At 80 bytes, with its call site
 /// inline, asyncSink read 1.20–2.44 µs a value on two cores; with the log switched off, as an
-/// experiment, 1.11–1.14 µs.) The owner is kept as its record — one reference, where an ``OwnerID`` is a string — and the call
-/// site as its place in the ledger's table of sites; both are read when a snapshot is taken.
+/// experiment, 1.11–1.14 µs.) The owner is kept as its record — one reference, where an
+/// ``OwnerID`` is a string — and the call site as its place in the ledger's table of sites; both
+/// are read when a snapshot is taken.
 struct LoggedEvent {
     /// An application note's text and the owner it names.
     final class Note: Sendable {

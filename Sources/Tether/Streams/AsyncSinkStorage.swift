@@ -74,9 +74,6 @@ final class AsyncSinkStorage: Sendable {
     private let priority: TaskPriority?
     private let ledger: Ledger
     private let site: CallSite
-    /// Set by ``cancel()``, so that a `.concurrent` value arriving after it makes no task; the
-    /// books' own flag, under the lock, decides the rest.
-    private let cancelled = Atomic<Bool>(false)
 
     init(overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite) {
         state = Mutex(AsyncSinkStateMachine(overlap: overlap))
@@ -96,7 +93,6 @@ final class AsyncSinkStorage: Sendable {
     }
 
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
         cancel(state.withLock { $0.cancel() })
     }
 
@@ -108,11 +104,11 @@ final class AsyncSinkStorage: Sendable {
     }
 
     /// For `.concurrent`, where every value starts its body at once: the ticket of a body about to
-    /// start, or nil once the sink is cancelled. The caller makes the body's task and hands both
-    /// to ``place(_:task:)``: no ``AsyncSinkStarter`` is made, since no value ever waits, and the
-    /// lock is taken once per value.
-    func concurrentTicket() -> AsyncSinkTicket? {
-        guard !cancelled.load(ordering: .acquiring) else { return nil }
+    /// start. The caller makes the body's task and hands both to ``place(_:task:)``: no
+    /// ``AsyncSinkStarter`` is made, since no value ever waits, and the lock is taken once per
+    /// value. No value arrives once `asyncSink`'s cancellable has run (it cancels the subscription
+    /// before the storage); one racing with it is cancelled when it is placed.
+    func concurrentTicket() -> AsyncSinkTicket {
         let entry = ledger.open(.task, owner: nil, site: site, bound: false)
         return AsyncSinkTicket(storage: self, entry: entry, priority: priority)
     }

@@ -40,7 +40,7 @@ extension Publisher where Failure == Never, Output: Sendable {
             // Every value starts its body at once: nothing has to hold the value while the policy
             // decides, so the task is made here.
             ? sink { value in
-                guard let ticket = storage.concurrentTicket() else { return }
+                let ticket = storage.concurrentTicket()
                 storage.place(ticket, task: asyncSinkBody(ticket, value, receiveValue))
             }
             : sink { value in
