@@ -75,22 +75,14 @@ let benchmarks: @Sendable () -> Void = {
     // has run.
     Benchmark("per-value/1000 values/Task per value", configuration: budget(scaling: .kilo)) {
         benchmark async in
-        let count = benchmark.scaledIterations.count
-        let subject = PassthroughSubject<Int, Never>()
-        let (done, finished) = AsyncStream.makeStream(of: Void.self)
-        let ran = Countdown(count) { finished.yield() }
-        let cancellable = subject.sink { value in
-            Task {
-                blackHole(value)
-                ran.tick()
+        await measureBodies(benchmark) { subject, ran in
+            subject.sink { value in
+                Task {
+                    blackHole(value)
+                    ran.tick()
+                }
             }
         }
-        var waiter = done.makeAsyncIterator()
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations { subject.send(value) }
-        _ = await waiter.next()
-        benchmark.stopMeasurement()
-        cancellable.cancel()
     }
 
     // MARK: Tether: asyncSink, per value
@@ -107,25 +99,35 @@ let benchmarks: @Sendable () -> Void = {
             "per-value/1000 values/Tether asyncSink ledger \(enabled ? "on" : "off")",
             configuration: budget(scaling: .kilo)
         ) { benchmark async in
-            let count = benchmark.scaledIterations.count
-            let subject = PassthroughSubject<Int, Never>()
-            let (done, finished) = AsyncStream.makeStream(of: Void.self)
-            let ran = Countdown(count) { finished.yield() }
-            let cancellable = Ledger.$current.withValue(ledger) {
-                subject.asyncSink { value in
-                    blackHole(value)
-                    ran.tick()
+            await measureBodies(benchmark) { subject, ran in
+                Ledger.$current.withValue(ledger) {
+                    subject.asyncSink { value in
+                        blackHole(value)
+                        ran.tick()
+                    }
                 }
             }
-            var waiter = done.makeAsyncIterator()
-            benchmark.startMeasurement()
-            for value in benchmark.scaledIterations { subject.send(value) }
-            _ = await waiter.next()
-            benchmark.stopMeasurement()
-            cancellable.cancel()
             blackHole(ledger.counters)
         }
     }
+}
+
+/// One sample of a body-per-value pair: the benchmark's values sent through a subject that
+/// `subscribe` gives a sink running a body per value (each body ticks `ran`), measured from the
+/// first send until every body has run. Both sides of the pair measure through this, alike.
+func measureBodies(
+    _ benchmark: Benchmark, subscribe: (PassthroughSubject<Int, Never>, Countdown) -> AnyCancellable
+) async {
+    let subject = PassthroughSubject<Int, Never>()
+    let (done, finished) = AsyncStream.makeStream(of: Void.self)
+    let ran = Countdown(benchmark.scaledIterations.count) { finished.yield() }
+    let cancellable = subscribe(subject, ran)
+    var waiter = done.makeAsyncIterator()
+    benchmark.startMeasurement()
+    for value in benchmark.scaledIterations { subject.send(value) }
+    _ = await waiter.next()
+    benchmark.stopMeasurement()
+    cancellable.cancel()
 }
 
 /// An owner whose tracked bag holds a task.
