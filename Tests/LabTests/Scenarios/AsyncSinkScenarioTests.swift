@@ -59,6 +59,12 @@ import Tether
         #expect(lab.screenText.contains("cancelled"))
     }
 
+    @Test func theLongestJobLabelIsShownWhole() async throws {
+        let lab = HeadlessLab()
+        await lab.run(try KeyScript.parse("4 r r wait:200 p"))
+        #expect(lab.screenText.contains("#2 portraitUpsideDown cancelled"))
+    }
+
     @Test func leakyLatestDoesNotLeakBecauseBodiesNeverOverlap() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("m 4 p p r r Esc wait:400"))

@@ -63,7 +63,10 @@ final class AsyncSinkScreen: Screen {
             Paragraph("Rotate (r) to start work.", style: theme.dimmed).render(into: &buffer, area: bars)
             return
         }
-        let labelWidth = min(34, bars.width / 2)
+        // As wide as the longest label ("#12 portraitUpsideDown cancelled"), leaving the gauge at
+        // least half the row or 16 columns, whichever is less.
+        let longest = model.jobs.suffix(bars.height).map { label($0).count }.max() ?? 0
+        let labelWidth = min(longest, max(bars.width / 2, bars.width - 16))
         for (row, job) in model.jobs.suffix(bars.height).enumerated() {
             let line = bars.row(row)
             let columns = line.columns([.fixed(labelWidth), .fill()], spacing: 1)
