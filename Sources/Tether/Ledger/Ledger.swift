@@ -88,7 +88,8 @@ public final class Ledger: Sendable {
             var unowned: [LedgerSnapshot.Entry] = []
             for entry in state.entries.sorted(by: { $0.key < $1.key }) {
                 let item = LedgerSnapshot.Entry(
-                    kind: entry.kind, owner: entry.owner?.id, site: entry.site, age: now - entry.created,
+                    kind: entry.kind, owner: entry.owner?.id, site: state.site(entry.siteIndex),
+                    age: now - entry.created,
                     deliveries: entry.deliveries.load(ordering: .relaxed),
                     state: entry.isPaused ? .paused : .active,
                     bound: entry.bound)
@@ -100,7 +101,7 @@ public final class Ledger: Sendable {
             }
             let owners = state.owners.sorted(by: { $0.key < $1.key }).map { slot in
                 LedgerSnapshot.Owner(
-                    id: slot.record.id, site: slot.record.site,
+                    id: slot.record.id, site: state.site(slot.record.siteIndex),
                     state: state.leaks[slot.key] != nil ? .leaked : (slot.hasEnded ? .ended : .alive),
                     age: now - slot.record.created, entries: byOwner[slot.record.key] ?? [])
             }
@@ -202,8 +203,9 @@ public final class Ledger: Sendable {
                 // Named by what kept it: a binding its lifetime could not end, else the oldest.
                 let named = survivors.first { $0.bound } ?? survivors.first
                 state.leaks[key] = LedgerSnapshot.Leak(
-                    owner: slot.record.id, kind: named?.kind, site: named?.site ?? slot.record.site,
-                    endedAt: endedAt, survivors: survivors.map(\.site))
+                    owner: slot.record.id, kind: named?.kind,
+                    site: state.site(named?.siteIndex ?? slot.record.siteIndex),
+                    endedAt: endedAt, survivors: survivors.map { state.site($0.siteIndex) })
                 leaked.append(slot)
             }
             // Only the root owner is reported: drop leaks whose ancestor has leaked too.
@@ -244,7 +246,7 @@ public final class Ledger: Sendable {
                 state.typeSerials[typeKey] = serial
             }
             let record = OwnerRecord(
-                key: takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count), site: site,
+                key: takeKey(), id: OwnerID(typeName: serial.name, serial: serial.count),
                 siteIndex: state.index(of: site), created: now, parent: parent)
             state.owners.list(record)
             state.counters.owners += 1
@@ -271,7 +273,7 @@ public final class Ledger: Sendable {
         guard isEnabled else { return nil }
         let now = clock.now
         let entry = LedgerEntry(
-            key: takeKey(), kind: kind, site: site, owner: owner, created: now, bound: bound, ledger: self)
+            key: takeKey(), kind: kind, owner: owner, created: now, bound: bound, ledger: self)
         state.withLock { state in
             state.entries.list(entry)
             state.counters[kind] += 1
@@ -567,6 +569,9 @@ private struct State {
         var key = SiteKey(file: 0, line: 0)
         var index = SiteIndex.none
     }
+
+    /// The call site at `index` in ``sites``.
+    func site(_ index: SiteIndex) -> CallSite { sites[Int(index.rawValue)] }
 
     /// The index of `site` in ``sites``, adding it the first time.
     mutating func index(of site: CallSite) -> SiteIndex {
