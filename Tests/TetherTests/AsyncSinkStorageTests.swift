@@ -50,10 +50,12 @@ import Testing
         #expect(ledger.counters.tasks == 0)
     }
 
-    @Test func cancelCancelsEveryPlacedBody() {
+    @Test(.timeLimit(.minutes(1))) func cancelCancelsEveryPlacedBody() async {
         let storage = concurrentStorage()
-        let tasks = (0..<3).map { _ in
-            let task = Task<Void, Never> {}
+        // Bodies that run until they are cancelled: each waits on a stream nothing is sent to.
+        let streams = (0..<3).map { _ in AsyncStream.makeStream(of: Int.self) }
+        let tasks = streams.map { values, _ in
+            let task = Task<Void, Never> { for await _ in values {} }
             storage.place(storage.concurrentTicket(), task: task)
             return task
         }
@@ -62,5 +64,7 @@ import Testing
         #expect(tasks.allSatisfy { $0.isCancelled })
         #expect(storage.runningCount == 0)
         #expect(ledger.counters.tasks == 0)
+        for task in tasks { await task.value }
+        for (_, continuation) in streams { continuation.finish() }
     }
 }
