@@ -129,6 +129,57 @@ private final class ChildModel {
         #expect(snapshot.counters.leaks == 1)
     }
 
+    /// `ending` counts the owners a snapshot shows as ended, at every step of their way out.
+    @Test func endingCountsTheOwnersOnTheirWayOut() {
+        let fixture = LedgerFixture()
+        func expectEnding(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+            let snapshot = fixture.ledger.snapshot()
+            #expect(snapshot.counters.ending == count, sourceLocation: sourceLocation)
+            let ended = snapshot.owners.filter { $0.state == .ended }
+            #expect(ended.count == count, sourceLocation: sourceLocation)
+        }
+        // Ended while something still holds it, then let go.
+        var model: Model? = fixture.run { Model() }
+        expectEnding(0)
+        model?.bag.dispose()
+        expectEnding(1)
+        model = nil
+        expectEnding(0)
+
+        // Kept past the grace period: a leak, no longer on its way out; then released late.
+        var kept: Model? = fixture.run { Model() }
+        kept?.bag.dispose()
+        fixture.passGracePeriod()
+        expectEnding(0)
+        #expect(fixture.ledger.counters.leaks == 1)
+        kept = nil
+        expectEnding(0)
+
+        // A parent and its child: the leak is the parent's, the child stays on its way out
+        // until both are gone.
+        var screen: ParentModel? = fixture.run { ParentModel() }
+        screen?.bag.dispose()
+        expectEnding(2)
+        fixture.passGracePeriod()
+        expectEnding(1)
+        screen = nil
+        expectEnding(0)
+
+        // Released while a task attributed to it runs on: on its way out until the verdict.
+        var orphan: LedgerEntry?
+        fixture.run {
+            let gone = Model()
+            orphan = fixture.ledger.open(
+                .task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
+        }
+        expectEnding(1)
+        fixture.passGracePeriod()
+        expectEnding(0)
+        orphan?.end()
+        expectEnding(0)
+        #expect(fixture.ledger.counters == LedgerSnapshot.Counters())
+    }
+
     @Test func deliveryAfterTheOwnersEndIsAZombie() throws {
         let fixture = LedgerFixture()
         let model = fixture.run { Model() }

@@ -121,10 +121,10 @@ public final class HeadlessLab {
     /// deadline of the lab's clock (the fuse scenario's forwarder), which only moving it reaches.
     public static let patience = 64
 
-    /// Whether an owner has ended and its object is not yet gone, before its verdict.
-    private var hasOwnerOnItsWayOut: Bool {
-        environment.ledger.snapshot().owners.contains { $0.state == .ended }
-    }
+    /// Whether an owner has ended and its object is not yet gone, before its verdict: a count
+    /// the ledger keeps, read without building a snapshot (which would also re-arm the lab's
+    /// change handler on every yield).
+    private var hasOwnerOnItsWayOut: Bool { environment.ledger.counters.ending > 0 }
 
     private struct Fingerprint: Equatable {
         var counters: LedgerSnapshot.Counters

@@ -218,6 +218,7 @@ public final class Ledger: Sendable {
                 }
                 state.leakOrder.append(key)
                 state.counters.leaks += 1
+                state.stopCountingEnding(slot)
                 state.log(
                     time: now, kind: .leak, record: slot, entryKind: leak.kind,
                     site: state.index(of: leak.site),
@@ -406,6 +407,11 @@ extension OwnerRecord {
     var released: Bool {
         get { isReleased.load(ordering: .relaxed) }
         set { isReleased.store(newValue, ordering: .relaxed) }
+    }
+
+    var countedEnding: Bool {
+        get { isCountedEnding.load(ordering: .relaxed) }
+        set { isCountedEnding.store(newValue, ordering: .relaxed) }
     }
 
     /// Under the ledger's lock, the only writer: a load and a store, no locked read-modify-write.
@@ -598,6 +604,8 @@ private struct State {
     ) {
         guard owner.isListed else { return }
         owner.verdictPending = true
+        owner.countedEnding = true
+        counters.ending += 1
         pending.append((deadline, owner))
         log(time: now, kind: .ownerEnded, record: owner, site: owner.siteIndex, capacity: capacity)
     }
@@ -658,7 +666,16 @@ private struct State {
     mutating func forget(_ record: OwnerSlot) {
         owners.unlist(record)
         record.verdictPending = false
+        stopCountingEnding(record)
         if !leaks.isEmpty { leaks[record.key] = nil }
+    }
+
+    /// Takes an owner out of ``LedgerSnapshot/Counters/ending``: it is forgotten, or reported as
+    /// a leak.
+    mutating func stopCountingEnding(_ owner: OwnerSlot) {
+        guard owner.countedEnding else { return }
+        owner.countedEnding = false
+        counters.ending -= 1
     }
 
     /// Adds an event, overwriting the oldest once `capacity` are kept.

@@ -22,6 +22,8 @@ final class OwnerRecord: Sendable {
     let awaitsVerdict = Atomic<Bool>(false)
     /// Whether the owner's lifetime has deinitialized: the owner object is gone.
     let isReleased = Atomic<Bool>(false)
+    /// Whether the owner is counted in ``LedgerSnapshot/Counters/ending``.
+    let isCountedEnding = Atomic<Bool>(false)
     /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
     let listIndex = Atomic<Int>(-1)
 
