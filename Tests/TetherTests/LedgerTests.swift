@@ -206,10 +206,13 @@ private final class ChildModel {
             .task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
         kept.bag.dispose()
         fixture.passGracePeriod()
-        let leak = try #require(fixture.ledger.snapshot().leaks.first)
+        let snapshot = fixture.ledger.snapshot()
+        let leak = try #require(snapshot.leaks.first)
         #expect(leak.owner.typeName == "Model")
         #expect(leak.kind == .task)
         #expect(leak.site == site)
+        // The leak's event names the same site.
+        #expect(snapshot.events.last { $0.kind == .leak }?.site == site)
         attributed?.end()
     }
 

@@ -183,7 +183,8 @@ public final class Ledger: Sendable {
                 // An owner already forgotten had its verdict settled when it was released.
                 if first.owner.isListed { due.append((first.owner, first.deadline - gracePeriod)) }
             }
-            var leaked: [OwnerSlot] = []
+            // With the site the leak is named by, as the index its event takes.
+            var leaked: [(slot: OwnerSlot, site: SiteIndex)] = []
             for (slot, endedAt) in due {
                 guard slot.isListed else { continue }
                 let key = slot.key
@@ -202,14 +203,14 @@ public final class Ledger: Sendable {
                     .sorted { $0.key < $1.key }
                 // Named by what kept it: a binding its lifetime could not end, else the oldest.
                 let named = survivors.first { $0.bound } ?? survivors.first
+                let site = named?.siteIndex ?? slot.record.siteIndex
                 state.leaks[key] = LedgerSnapshot.Leak(
-                    owner: slot.record.id, kind: named?.kind,
-                    site: state.site(named?.siteIndex ?? slot.record.siteIndex),
+                    owner: slot.record.id, kind: named?.kind, site: state.site(site),
                     endedAt: endedAt, survivors: survivors.map { state.site($0.siteIndex) })
-                leaked.append(slot)
+                leaked.append((slot, site))
             }
             // Only the root owner is reported: drop leaks whose ancestor has leaked too.
-            for slot in leaked {
+            for (slot, site) in leaked {
                 let key = slot.key
                 guard slot.isListed, let leak = state.leaks[key] else { continue }
                 if state.hasLeakedAncestor(slot.record) {
@@ -220,8 +221,7 @@ public final class Ledger: Sendable {
                 state.counters.leaks += 1
                 state.stopCountingEnding(slot)
                 state.log(
-                    time: now, kind: .leak, record: slot, entryKind: leak.kind,
-                    site: state.index(of: leak.site),
+                    time: now, kind: .leak, record: slot, entryKind: leak.kind, site: site,
                     capacity: eventCapacity)
             }
             return !due.isEmpty
