@@ -54,7 +54,8 @@ public struct SystemClock: TetherClock {
     ///
     /// The ledger reads the time twice per binding (made, ended). Through `ContinuousClock.now`
     /// and `Instant` subtraction that is about 150 instructions a read, most of them building
-    /// and subtracting 128-bit durations; this is one `clock_gettime` (no system call: the vDSO answers it) and a multiply.
+    /// and subtracting 128-bit durations; this is one `clock_gettime` (no system call: the vDSO
+    /// answers it) and a multiply.
     @inline(__always)
     private static func nanoseconds() -> Int64 {
         #if canImport(Darwin)

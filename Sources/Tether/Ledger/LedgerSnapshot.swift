@@ -63,8 +63,9 @@ public struct LedgerSnapshot: Sendable {
         public var leaks = 0
         /// Owners on their way out: their lifetime has ended, but the object — or something it
         /// owned — is not gone yet, and no leak is reported for them. The owners a snapshot
-        /// shows as ``LedgerSnapshot/Owner/State-swift.enum/ended``. In a program that lets go of what it ends,
-        /// each is gone within moments; one that stays until the grace period passes is a leak.
+        /// shows as ``LedgerSnapshot/Owner/State-swift.enum/ended``. In a program that lets go
+        /// of what it ends, each is gone within moments; one that stays until the grace period
+        /// passes is a leak.
         public var ending = 0
         /// Values delivered to entries whose owner had ended, since the ledger was made.
         public var zombies = 0

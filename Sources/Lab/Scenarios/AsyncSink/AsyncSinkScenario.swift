@@ -65,13 +65,15 @@ final class AsyncSinkScreen: Screen {
         }
         // As wide as the longest label ("#12 portraitUpsideDown cancelled"), leaving the gauge at
         // least half the row or 16 columns, whichever is less.
-        let longest = model.jobs.suffix(bars.height).map { label($0).count }.max() ?? 0
+        let jobs = model.jobs.suffix(bars.height)
+        let labels = jobs.map(label)
+        let longest = labels.map(\.count).max() ?? 0
         let labelWidth = min(longest, max(bars.width / 2, bars.width - 16))
-        for (row, job) in model.jobs.suffix(bars.height).enumerated() {
+        for (row, (job, text)) in zip(jobs, labels).enumerated() {
             let line = bars.row(row)
             let columns = line.columns([.fixed(labelWidth), .fill()], spacing: 1)
             buffer.setString(
-                label(job), x: columns[0].x, y: columns[0].y, maxWidth: columns[0].width,
+                text, x: columns[0].x, y: columns[0].y, maxWidth: columns[0].width,
                 style: style(job, theme: theme))
             Gauge(
                 ratio: job.progress, label: "\(Int((job.progress * 100).rounded()))%",
