@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
-        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.0.0"),
     ],
     targets: [
         // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
@@ -39,10 +38,7 @@ let package = Package(
             dependencies: ["Tether", "CNcurses"]),
         .target(
             name: "Lab",
-            dependencies: [
-                "Tether", "TerminalUI",
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ],
+            dependencies: ["Tether", "TerminalUI"],
             resources: [
                 .embedInCode("Resources/help.txt"),
                 .embedInCode("Resources/keymap.txt"),

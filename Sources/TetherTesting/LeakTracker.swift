@@ -44,7 +44,7 @@ public struct LeakTracker: Sendable {
     /// Lets the grace period pass, then reports what is left — of everything, or of one owner.
     ///
     /// - Parameter owner: Only this owner's leak and entries; nil for the whole ledger.
-    public func report(owner: OwnerID? = nil) -> LeakReport {
+    public func report(owner: OwnerID? = nil) -> Result {
         clock.advance(by: ledger.gracePeriod)
         let snapshot = ledger.snapshot()
         var entries = snapshot.owners.flatMap(\.entries) + snapshot.unowned
@@ -53,38 +53,40 @@ public struct LeakTracker: Sendable {
             entries = entries.filter { $0.owner == owner }
             leaks = leaks.filter { $0.owner == owner }
         }
-        return LeakReport(leaks: leaks, entries: entries)
+        return Result(leaks: leaks, entries: entries)
     }
 }
 
-/// What a ``LeakTracker`` found left after the grace period.
-public struct LeakReport: Sendable, CustomStringConvertible {
-    /// Owners alive after their end, each named by the binding that kept it.
-    public let leaks: [LedgerSnapshot.Leak]
-    /// Entries still alive.
-    public let entries: [LedgerSnapshot.Entry]
+extension LeakTracker {
+    /// What a ``LeakTracker`` found left after the grace period.
+    public struct Result: Sendable, CustomStringConvertible {
+        /// Owners alive after their end, each named by the binding that kept it.
+        public let leaks: [LedgerSnapshot.Leak]
+        /// Entries still alive.
+        public let entries: [LedgerSnapshot.Entry]
 
-    /// Whether nothing is left.
-    public var isEmpty: Bool { leaks.isEmpty && entries.isEmpty }
+        /// Whether nothing is left.
+        public var isEmpty: Bool { leaks.isEmpty && entries.isEmpty }
 
-    /// `Potential leak: 2 entries, 1 owner` and a line per leak and entry with its call site.
-    public var description: String {
-        guard !isEmpty else { return "No leaks" }
-        var lines = [
-            "Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"
-        ]
-        for leak in leaks {
-            lines.append("  leaked \(leak.owner) (\(leak.kindName) at \(leak.site))")
+        /// `Potential leak: 2 entries, 1 owner` and a line per leak and entry with its call site.
+        public var description: String {
+            guard !isEmpty else { return "No leaks" }
+            var lines = [
+                "Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"
+            ]
+            for leak in leaks {
+                lines.append("  leaked \(leak.owner) (\(leak.kindName) at \(leak.site))")
+            }
+            for entry in entries {
+                let owner = entry.owner.map { " of \($0)" } ?? ""
+                lines.append(
+                    "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
+            }
+            return lines.joined(separator: "\n")
         }
-        for entry in entries {
-            let owner = entry.owner.map { " of \($0)" } ?? ""
-            lines.append(
-                "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
-        }
-        return lines.joined(separator: "\n")
-    }
 
-    private func count(_ number: Int, _ one: String, _ many: String) -> String {
-        "\(number) \(number == 1 ? one : many)"
+        private func count(_ number: Int, _ one: String, _ many: String) -> String {
+            "\(number) \(number == 1 ? one : many)"
+        }
     }
 }

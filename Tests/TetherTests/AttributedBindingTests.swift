@@ -15,7 +15,7 @@ import Testing
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let (counted, countedFirst) = AsyncStream.makeStream(of: Void.self)
         let model = fixture.run { Model() }
-        let task = Task.tracked(by: model.bag) {
+        let task = Task.attributed(to: model.bag) {
             Task.countDelivery()
             countedFirst.yield()
             for await _ in gate { break }
@@ -42,7 +42,7 @@ import Testing
         let value = ObservedProperty(0)
         let seen = Recorder<Int>()
         let line: UInt = #line + 4
-        let observation: Observation
+        let observation: PropertyObservation
         do {
             let owner = fixture.run { Model() }
             observation = value.observe(.did, attributedTo: owner.bag) { new, _ in seen.record(new) }

@@ -61,7 +61,7 @@ import Tether
         }
     }
 
-    @Test func trackedSinkOutlivesItsOwnerAndCountsZombieDeliveries() {
+    @Test func attributedSinkOutlivesItsOwnerAndCountsZombieDeliveries() {
         let clock = ManualClock()
         let ledger = Ledger(clock: clock)
         Ledger.$current.withValue(ledger) {
@@ -70,7 +70,7 @@ import Tether
             var leaked: AnyCancellable?
             do {
                 let owner = StreamsOwner()
-                leaked = subject.trackedSink(attributedTo: owner.bag) { value in
+                leaked = subject.sink(attributedTo: owner.bag) { value in
                     received.withLock { $0.append(value) }
                 }
                 subject.send(1)
@@ -89,13 +89,13 @@ import Tether
         }
     }
 
-    @Test func trackedSinkEntryEndsWhenItsCancellableIsReleased() {
+    @Test func attributedSinkEntryEndsWhenItsCancellableIsReleased() {
         let ledger = Ledger(clock: ManualClock())
         Ledger.$current.withValue(ledger) {
             let owner = StreamsOwner()
             let subject = PassthroughSubject<Int, Never>()
             do {
-                let cancellable = subject.trackedSink(attributedTo: owner.bag) { _ in }
+                let cancellable = subject.sink(attributedTo: owner.bag) { _ in }
                 #expect(ledger.counters.subscriptions == 1)
                 withExtendedLifetime(cancellable) {}
             }

@@ -25,7 +25,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
         // Made before the task starts, so no ping is missed while the task is being scheduled.
         let pings = center.tetherNotifications(named: ping)
         taskLine = #line + 1
-        loop = Task.tracked(by: bag) { @MainActor in
+        loop = Task.attributed(to: bag) { @MainActor in
             for await _ in pings { self.seen += 1 }
         }
     }
@@ -46,7 +46,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
     private func start(center: NotificationCenter) {
         let pings = center.tetherNotifications(named: ping)
         taskLine = #line + 1
-        loop = Task.tracked(by: bag) { @MainActor [weak self] in
+        loop = Task.attributed(to: bag) { @MainActor [weak self] in
             guard let self else { return }
             for await _ in pings { self.seen += 1 }
         }
@@ -67,7 +67,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
 
     private func start(center: NotificationCenter) {
         let pings = center.tetherNotifications(named: ping)
-        loop = Task.tracked(by: bag) { @MainActor [weak self] in
+        loop = Task.attributed(to: bag) { @MainActor [weak self] in
             for await _ in pings {
                 guard let self else { return }
                 self.seen += 1

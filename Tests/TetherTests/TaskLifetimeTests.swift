@@ -126,7 +126,7 @@ private func waitForCancellation() async {
         #expect(onMain.withLock { $0 })
     }
 
-    @Test func trackedTaskOutlivesItsOwnerAndCountsZombieDeliveries() async {
+    @Test func attributedTaskOutlivesItsOwnerAndCountsZombieDeliveries() async {
         let clock = ManualClock()
         let ledger = Ledger(clock: clock)
         await Ledger.$current.withValue(ledger) {
@@ -136,7 +136,7 @@ private func waitForCancellation() async {
             let task: Task<Void, Never>
             let owner = StreamsOwner()
             let notifications = center.tetherNotifications(named: rotated)
-            task = Task.tracked(by: owner.bag) {
+            task = Task.attributed(to: owner.bag) {
                 var count = 0
                 for await _ in notifications {
                     count += 1

@@ -5,13 +5,7 @@ import OpenCombine
 import Support
 import Synchronization
 
-// Scoped imports: `import Tether` would bring Tether's `Observation` class, which shadows the
-// Observation module inside the `@Observable` macro's expansion ("type 'Observation' has no
-// member 'ObservationRegistrar'"). Tether's extension methods (sink(boundTo:), fuse) still resolve.
-import class Tether.DisposeBag
-import class Tether.Ledger
-import class Tether.LiveData
-import struct Tether.Observed
+import Tether
 
 // Delivering one value to N subscribers or observers. Names read `case/implementation`;
 // `ratios.py` pairs them with Tether's side.

@@ -52,7 +52,7 @@ public final class ObservedProperty<Value> {
     public func observe(
         _ kind: ObservationType, fileID: StaticString = #fileID, line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
-    ) -> Observation {
+    ) -> PropertyObservation {
         let entry = Ledger.current.open(
             .observer, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
         return storage.observe(kind, entry: entry, lifetime: nil, handler: handler)
@@ -70,7 +70,7 @@ public final class ObservedProperty<Value> {
     public func observe(
         _ kind: ObservationType, in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
-    ) -> Observation {
+    ) -> PropertyObservation {
         let entry = lifetime.ledger.open(
             .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         return storage.observe(kind, entry: entry, lifetime: lifetime, handler: handler)
@@ -79,7 +79,7 @@ public final class ObservedProperty<Value> {
     /// Removes `observation` and releases its handler. Returns false when it is not (or no
     /// longer) one of this property's observations. Obsolete observations are purged.
     @discardableResult
-    public func remove(_ observation: Observation) -> Bool {
+    public func remove(_ observation: PropertyObservation) -> Bool {
         storage.remove(observation)
     }
 

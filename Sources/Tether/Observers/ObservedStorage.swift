@@ -14,7 +14,7 @@ import Synchronization
 /// lifetimes and ledger entries are called after unlocking.
 final class ObservedStorage<Value>: @unchecked Sendable {
     struct Record {
-        let observation: Observation
+        let observation: PropertyObservation
         let handler: @Sendable (Value, Value?) -> Void
         weak var lifetime: Lifetime?
         var token: Lifetime.Token?
@@ -73,8 +73,8 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     func observe(
         _ kind: ObservationType, entry: LedgerEntry?, lifetime: Lifetime?,
         handler: @escaping @Sendable (Value, Value?) -> Void
-    ) -> Observation {
-        let observation = Observation(kind: kind, entry: entry)
+    ) -> PropertyObservation {
+        let observation = PropertyObservation(kind: kind, entry: entry)
         let purged = lock.withLock { _ -> [Record] in
             let purged = purgeObsolete()
             state.records.append(Record(observation: observation, handler: handler, lifetime: lifetime))
@@ -98,7 +98,7 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         return observation
     }
 
-    func remove(_ observation: Observation) -> Bool {
+    func remove(_ observation: PropertyObservation) -> Bool {
         let (removed, purged) = lock.withLock { _ -> (Record?, [Record]) in
             let index = state.records.firstIndex { $0.observation === observation }
             let removed = index.map { state.records.remove(at: $0) }
@@ -114,7 +114,7 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     }
 
     /// Removes `observation` because its lifetime ended (the lifetime ends the entry).
-    private func detach(_ observation: Observation) {
+    private func detach(_ observation: PropertyObservation) {
         let removed = lock.withLock { _ -> Record? in
             guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
                 return nil

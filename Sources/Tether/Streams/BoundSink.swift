@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The subscriber of `sink(boundTo:)` and `trackedSink(attributedTo:)`: a sink that counts each
+/// The subscriber of `sink(boundTo:)` and `sink(attributedTo:)`: a sink that counts each
 /// value on its ledger entry and calls the receiving closure itself.
 ///
 /// It replaces OpenCombine's `Sink` with a counting closure around the user's: one closure call

@@ -34,11 +34,11 @@ extension Publisher where Failure == Never {
     /// cancellable is cancelled or released, or the publisher finishes.
     ///
     /// ```swift
-    /// leaked = values.trackedSink(attributedTo: lifetime) { print($0) }
+    /// leaked = values.sink(attributedTo: lifetime) { print($0) }
     /// ```
     ///
     /// - Returns: The subscription's cancellable. Thread-safe as `sink`.
-    public func trackedSink(
+    public func sink(
         attributedTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {

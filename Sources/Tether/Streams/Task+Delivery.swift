@@ -5,11 +5,11 @@ extension Task where Success == Never, Failure == Never {
     /// this where such a task receives a value some other way — a progress step, a callback's
     /// result — so its deliveries, and its zombie deliveries once its owner has ended, show in
     /// the ledger. Tracked tasks are those started by ``Lifetime/task(priority:fileID:line:operation:)``,
-    /// ``tracked(by:priority:fileID:line:operation:)`` and `asyncSink`
+    /// ``attributed(to:priority:fileID:line:operation:)`` and `asyncSink`
     /// bodies; elsewhere this does nothing.
     ///
     /// ```swift
-    /// Task.tracked(by: lifetime) {
+    /// Task.attributed(to: lifetime) {
     ///     for step in 1...10 {
     ///         try? await clock.sleep(for: .milliseconds(100))
     ///         Task.countDelivery()

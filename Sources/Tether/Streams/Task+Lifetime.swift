@@ -65,15 +65,15 @@ extension Task where Success == Void, Failure == Never {
     /// deliveries. Use ``Lifetime/task(priority:fileID:line:operation:)`` for the bound twin.
     ///
     /// ```swift
-    /// Task.tracked(by: lifetime) {
+    /// Task.attributed(to: lifetime) {
     ///     for await _ in center.tetherNotifications(named: .rotated) { print("rotated") }
     /// }
     /// ```
     ///
     /// - Returns: The task; cancel it yourself. Thread-safe.
     @discardableResult
-    public static func tracked(
-        by lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID,
+    public static func attributed(
+        to lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID,
         line: UInt = #line,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {

@@ -23,7 +23,7 @@ import Synchronization
 /// sequence is released without being iterated — nothing stays registered, nothing stays
 /// buffered. Notifications posted between making the sequence and iterating it are buffered.
 /// Iterate it once. Each element handed to a task started by ``Lifetime/task(priority:fileID:line:operation:)``
-/// or ``_Concurrency/Task/tracked(by:priority:fileID:line:operation:)`` counts as a delivery on its ledger entry.
+/// or ``_Concurrency/Task/attributed(to:priority:fileID:line:operation:)`` counts as a delivery on its ledger entry.
 ///
 /// Thread-safe: notifications may be posted from any thread.
 public struct TetherNotifications<Element: Sendable>: AsyncSequence, Sendable {

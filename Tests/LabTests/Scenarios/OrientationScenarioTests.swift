@@ -33,7 +33,7 @@ import Tether
         let lab = try await runLab("m 1 r r Esc wait:400 r r", scenarios: Scenarios.all)
         let end = lab.dump()
         let site = try scenarioSite(
-            containing: "Task.tracked(by: lifetime)", in: "Orientation/OrientationViewModel.swift")
+            containing: "Task.attributed(to: lifetime)", in: "Orientation/OrientationViewModel.swift")
         #expect(end.leaks == [LabDump.Leak(owner: "OrientationViewModel#1", kind: "task", site: site)])
         // As in the seed: the view model deinits and the subscription ends, the loop does not.
         #expect(end.counters.viewModels == 0)

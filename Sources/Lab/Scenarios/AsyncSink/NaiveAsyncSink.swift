@@ -5,7 +5,7 @@ extension Publisher where Failure == Never, Output: Sendable {
     /// cancelling it cancels that one task and leaves every earlier body running.
     ///
     /// The lab's leaky twin of Tether's `asyncSink(priority:overlap:receiveValue:)`. Each body
-    /// runs in `Task.tracked(by: lifetime)` — attributed to the lifetime's owner, not bound to it —
+    /// runs in `Task.attributed(to: lifetime)` — attributed to the lifetime's owner, not bound to it —
     /// so the bodies that survive the cancel stay visible in the ledger, named by the caller's
     /// line. The overlap policy is honoured the naive way: `.latest` cancels the last task,
     /// `.dropWhileBusy` drops while it runs, `.serial` makes each task wait for the previous one.
@@ -32,7 +32,7 @@ extension Publisher where Failure == Never, Output: Sendable {
             last.generation += 1
             let generation = last.generation
             last.isRunning = true
-            let task = Task.tracked(by: lifetime, fileID: fileID, line: line) { @MainActor in
+            let task = Task.attributed(to: lifetime, fileID: fileID, line: line) { @MainActor in
                 if overlap == .serial { await previous?.value }
                 if !Task.isCancelled { await receiveValue(value) }
                 if last.generation == generation { last.isRunning = false }

@@ -27,7 +27,7 @@ final class OrientationRepository {
 /// ends with the forwarder is up to the publisher (a fuse), not to the consumer.
 ///
 /// Each subscription is attributed in the ledger to the forwarder's view model that handed the
-/// publisher over (`trackedSink(attributedTo:)`): when it outlives that view model it is a leak
+/// publisher over (`sink(attributedTo:)`): when it outlives that view model it is a leak
 /// named by the hand-over's call site, and each value it still receives is a zombie delivery.
 /// Lives in ``LabEnvironment/residents`` as long as the lab; main-actor isolated.
 @MainActor
@@ -93,7 +93,7 @@ final class OrientationConsumer {
         cancellables[number] =
             publisher
             .handleEvents(receiveCompletion: { [weak self] _ in self?.finished(number) })
-            .trackedSink(attributedTo: lifetime, fileID: fileID, line: line) { [weak self] value in
+            .sink(attributedTo: lifetime, fileID: fileID, line: line) { [weak self] value in
                 self?.received(value, on: number)
             }
         return number

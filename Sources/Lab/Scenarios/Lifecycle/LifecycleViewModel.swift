@@ -68,7 +68,7 @@ final class LifecycleViewModel: LifecycleOwner {
                 MainActor.assumeIsolated { self.receive(value) }
             }
             // Never stored, never stopped.
-            Task.tracked(by: lifetime) { [weak self] in
+            Task.attributed(to: lifetime) { [weak self] in
                 await self?.tick(on: clock)
             }
         }

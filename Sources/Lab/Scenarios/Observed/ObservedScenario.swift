@@ -124,12 +124,12 @@ final class ObservedScreen: Screen {
         return rows
     }
 
-    private func kind(_ observation: Observation?) -> String {
+    private func kind(_ observation: PropertyObservation?) -> String {
         guard let observation else { return "—" }
         return ".\(observation.kind)"
     }
 
-    private func live(_ observation: Observation?) -> String {
+    private func live(_ observation: PropertyObservation?) -> String {
         guard let observation else { return "none" }
         return observation.isEnabled ? "live" : "disabled"
     }

@@ -31,9 +31,9 @@ final class ObservedViewModel {
     private(set) var log: [String] = []
     private(set) var isBound = false
     /// A's and B's log observations.
-    private(set) var logA: Observation?
-    private(set) var logB: Observation?
-    private(set) var tally: Observation?
+    private(set) var logA: PropertyObservation?
+    private(set) var logB: PropertyObservation?
+    private(set) var tally: PropertyObservation?
     private(set) var tallyState = TallyState.live
     /// How many changes of A the tally saw.
     private(set) var tallied = 0

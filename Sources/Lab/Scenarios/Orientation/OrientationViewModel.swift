@@ -7,7 +7,7 @@ import Tether
 /// task is stored in it, so both end when the sheet is dismissed. Leaky (the seed's first
 /// version): the publisher side is the same, but the task is never stored. The loop only holds
 /// the view model weakly, so the view model deinitializes on dismissal — and the loop keeps
-/// receiving every rotation. `Task.tracked(by:)` attributes it to the view model, so the ledger
+/// receiving every rotation. `Task.attributed(to:)` attributes it to the view model, so the ledger
 /// names it in the leak and counts what it still receives as zombie deliveries.
 ///
 /// Main-actor isolated; owned by its screen.
@@ -43,7 +43,7 @@ final class OrientationViewModel {
             }.store(in: lifetime)
         case .leaky:
             // Never stored: nothing cancels this loop when the view model goes.
-            Task.tracked(by: lifetime) { [weak self] in
+            Task.attributed(to: lifetime) { [weak self] in
                 for await _ in orientations { self?.sequenceReceived() }
             }
         }

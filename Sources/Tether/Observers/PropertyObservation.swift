@@ -1,6 +1,6 @@
 import Synchronization
 
-/// When an ``Observation`` is called: before a write, after it, both, or not at all.
+/// When a ``PropertyObservation`` is called: before a write, after it, both, or not at all.
 public enum ObservationType: Sendable, Hashable, CaseIterable {
     /// After the value is stored: the handler gets `(new, old)`.
     case did
@@ -39,7 +39,7 @@ enum ObservationPhase { case will, did }
 ///
 /// Thread-safe: its state is behind a `Mutex`; a change made while a write is notifying applies to
 /// the handlers not yet called.
-public final class Observation: Sendable {
+public final class PropertyObservation: Sendable {
     private struct State {
         var kind: ObservationType
         var isObsolete = false
