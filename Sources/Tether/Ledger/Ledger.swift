@@ -622,9 +622,13 @@ private struct State {
             time: now, kind: reason == .cancelled ? .cancelled : .ended, record: entry.owner,
             entryKind: entry.kind, site: entry.siteIndex,
             capacity: capacity)
-        if let owner = entry.owner, hasLeak(owner), owner.isListed, owner.released, owner.live == 0 {
-            // The last survivor of a released owner is gone: the leak resolved itself.
+        guard let owner = entry.owner, owner.isListed, owner.released, owner.live == 0 else { return }
+        // The last survivor of a released owner is gone: a leak resolved itself ("released
+        // late"); an owner on its way out is gone for good, and any verdict could only acquit it.
+        if hasLeak(owner) {
             resolveLeak(of: owner, at: now, capacity: capacity)
+        } else if owner.hasEnded {
+            forget(owner)
         }
     }
 

@@ -32,6 +32,9 @@ public final class Lifetime: Sendable {
     /// Identifies something added to a lifetime, to take it out again with ``remove(_:)``.
     public struct Token: Hashable, Sendable {
         fileprivate let value: UInt64
+
+        /// The token of something added after the end: it ran at once, there is nothing to remove.
+        static let ended = Token(value: .max)
     }
 
     /// What a lifetime runs when it ends.
@@ -154,7 +157,7 @@ public final class Lifetime: Sendable {
     /// The work is not a ledger entry; use ``add(_:fileID:line:)-(AnyCancellable,_,_)`` or the binding APIs for that.
     @discardableResult
     public func add(_ onEnd: @escaping @Sendable () -> Void) -> Token {
-        insert(.call(onEnd), entry: nil)
+        insert(.call(onEnd), entry: nil) ?? .ended
     }
 
     /// Binds a subscription: the cancellable is cancelled when the lifetime ends, and it is a
@@ -168,7 +171,7 @@ public final class Lifetime: Sendable {
     {
         bind(
             .cancellable(CancellableBox(cancellable)), kind: .subscription,
-            site: CallSite(fileID: fileID, line: line))
+            site: CallSite(fileID: fileID, line: line)) ?? .ended
     }
 
     /// Takes out what `token` added without running it (its ledger entry ends). Returns false
@@ -227,15 +230,17 @@ public final class Lifetime: Sendable {
     // MARK: - For Tether's binding APIs
 
     /// Adds `action` as a ledger entry of `kind` made at `site`, owned by this lifetime's owner.
+    /// Nil when the lifetime had ended: the action has run.
     @discardableResult
-    func bind(_ action: Action, kind: EntryKind, site: CallSite) -> Token {
+    func bind(_ action: Action, kind: EntryKind, site: CallSite) -> Token? {
         let entry = ledger.open(kind, owner: ownerRecord, site: site, bound: true)
         return insert(action, entry: entry)
     }
 
-    /// Adds an already-open entry, ending it (as cancelled) when the lifetime ends.
+    /// Adds an already-open entry, ending it (as cancelled) when the lifetime ends. Nil when the
+    /// lifetime had ended: the action has run and the entry has ended, before this returns.
     @discardableResult
-    func insert(_ action: Action, entry: LedgerEntry?) -> Token {
+    func insert(_ action: Action, entry: LedgerEntry?) -> Token? {
         let token = state.withLock { state -> UInt64? in
             guard !state.ended else { return nil }
             let token = state.nextToken
@@ -247,7 +252,7 @@ public final class Lifetime: Sendable {
             // Adding to an ended lifetime cancels at once.
             action.run()
             entry?.end(.cancelled)
-            return Token(value: .max)
+            return nil
         }
         return Token(value: token)
     }

@@ -171,8 +171,11 @@ final class LiveDataStorage<T>: @unchecked Sendable {
             return slot
         }
         let key = slot.key
-        let token = lifetime.insert(
-            .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
+        // An ended lifetime runs the action at once: the registration is gone already.
+        guard
+            let token = lifetime.insert(
+                .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
+        else { return nil }
         let present = lock.withLock { _ -> Bool in
             guard slot.flags.load(ordering: .relaxed) & LiveDataSlot.removed == 0 else { return false }
             slot.setToken(token)

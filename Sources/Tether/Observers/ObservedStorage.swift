@@ -22,6 +22,8 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     private struct State {
         var value: Value
+        /// How many writes were stored: the number of the last one.
+        var writes: UInt64 = 0
         var records: [Record] = []
         var binding: ObservedBinding<Value>?
     }
@@ -46,27 +48,72 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     var value: Value { lock.withLock { _ in state.value } }
 
-    /// Writes `newValue`, notifying observers, then the partner unless the write came through
-    /// `source` (the binding itself).
-    func set(_ newValue: Value, through source: ObservedBinding<Value>? = nil) {
+    /// Writes `newValue`: the `will` handlers, the store, the `did` handlers, then the partner.
+    func set(_ newValue: Value) {
+        write(newValue, handedOverBy: nil)
+    }
+
+    /// A write the binding hands to the other side: it comes from `source`, whose write number
+    /// `write` it was, and goes back nowhere.
+    private struct HandOver {
+        let binding: ObservedBinding<Value>
+        let source: ObservedStorage<Value>
+        let write: UInt64
+    }
+
+    /// Writes `newValue`. A value handed over by the binding is stored only while its source
+    /// still holds it — checked and stored under both locks — so a source rewritten meanwhile (by
+    /// a handler, re-entrantly, or by another thread) is not overwritten on this side by its older
+    /// value: the newer write hands itself over. So two bound properties end on the same value.
+    private func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
+        if let handOver, !handOver.source.isCurrent(handOver.write) { return }
         let before = lock.withLock { _ in state.records }
         for record in before where record.observation.fires(at: .will) {
             record.handler(newValue, nil)
             record.observation.entry?.delivered()
         }
-        let (old, after, binding) = lock.withLock { _ -> (Value, [Record], ObservedBinding<Value>?) in
-            let old = state.value
-            state.value = newValue
-            return (old, state.records, state.binding)
+        let stored: Stored?
+        if let handOver {
+            stored = Self.withBoth(self, handOver.source) { () -> Stored? in
+                guard handOver.source.state.writes == handOver.write else { return nil }
+                let old = self.state.value
+                self.state.value = newValue
+                return self.stored(replacing: old)
+            }
+        } else {
+            stored = lock.withLock { _ in
+                let old = state.value
+                state.value = newValue
+                return self.stored(replacing: old)
+            }
         }
-        for record in after where record.observation.fires(at: .did) {
-            record.handler(newValue, old)
+        guard let stored else { return }
+        for record in stored.records where record.observation.fires(at: .did) {
+            record.handler(newValue, stored.old)
             record.observation.entry?.delivered()
         }
-        guard let binding, binding !== source, let partner = binding.partner(of: self) else { return }
+        guard let binding = stored.binding, binding !== handOver?.binding,
+            let partner = binding.partner(of: self)
+        else { return }
         binding.entry?.delivered()
-        partner.set(newValue, through: binding)
+        partner.write(newValue, handedOverBy: HandOver(binding: binding, source: self, write: stored.write))
     }
+
+    private struct Stored {
+        let old: Value
+        let records: [Record]
+        let binding: ObservedBinding<Value>?
+        let write: UInt64
+    }
+
+    /// Under the lock, once a new value is in place of `old`: counts the write.
+    private func stored(replacing old: Value) -> Stored {
+        state.writes &+= 1
+        return Stored(old: old, records: state.records, binding: state.binding, write: state.writes)
+    }
+
+    /// Whether `write` is still the last write stored.
+    private func isCurrent(_ write: UInt64) -> Bool { lock.withLock { _ in state.writes == write } }
 
     // MARK: - Observations
 
@@ -82,11 +129,14 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         }
         finish(purged, lifetimeEnded: false)
         guard let lifetime else { return observation }
-        let token = lifetime.insert(
-            .call { [weak self, weak observation] in
-                guard let self, let observation else { return }
-                self.detach(observation)
-            }, entry: entry)
+        // An ended lifetime runs the action at once: the observation is removed already.
+        guard
+            let token = lifetime.insert(
+                .call { [weak self, weak observation] in
+                    guard let self, let observation else { return }
+                    self.detach(observation)
+                }, entry: entry)
+        else { return observation }
         let present = lock.withLock { _ -> Bool in
             guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
                 return false
@@ -195,8 +245,8 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     /// Runs `body` holding both storages' locks, taken in address order so that two threads
     /// locking the same pair cannot deadlock.
-    private static func withBoth<Result: Sendable>(
-        _ a: ObservedStorage<Value>, _ b: ObservedStorage<Value>, _ body: () -> Result
+    private static func withBoth<Result>(
+        _ a: ObservedStorage<Value>, _ b: ObservedStorage<Value>, _ body: () -> sending Result
     ) -> Result {
         let (first, second) = ObjectIdentifier(a) < ObjectIdentifier(b) ? (a, b) : (b, a)
         return first.lock.withLock { _ in second.lock.withLock { _ in body() } }

@@ -21,8 +21,12 @@ extension Publisher where Failure == Never {
             .subscription, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line),
             bound: true)
         let sink = BoundSink(entry: entry, receiveValue: receiveValue)
+        // Bound before subscribing: a publisher may deliver during `subscribe` (`Just`, a
+        // sequence, `CurrentValueSubject`), and a lifetime ended then — by the sink's own closure
+        // or on another thread — must cut those values too. An ended lifetime cancels at once.
+        guard lifetime.insert(.cancellable(CancellableBox(AnyCancellable(sink))), entry: entry) != nil
+        else { return }
         subscribe(sink)
-        lifetime.insert(.cancellable(CancellableBox(AnyCancellable(sink))), entry: entry)
     }
 
     /// Subscribes with a subscription *attributed* to `lifetime`'s owner but not bound to it: the

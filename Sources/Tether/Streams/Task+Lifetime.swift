@@ -88,7 +88,8 @@ extension Task where Success == Void, Failure == Never {
 }
 
 extension Lifetime {
-    /// Starts a task bound to this lifetime: cancelled when the lifetime ends (at once if it has).
+    /// Starts a task bound to this lifetime: cancelled when the lifetime ends. On a lifetime that
+    /// has already ended, the body never runs.
     ///
     /// The task is a `task` entry owned by the lifetime's owner, made at this call site. The entry
     /// ends when `operation` *returns*, not when it is cancelled: a loop that ignores cancellation
@@ -111,9 +112,16 @@ extension Lifetime {
             .task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         // The lifetime may end before the task exists: the handle remembers a cancel that came first.
         let handle = TaskHandle()
-        let token = insert(.call { handle.cancel() }, entry: nil)
+        guard let token = insert(.call { handle.cancel() }, entry: nil) else {
+            // Ended already: the body never runs.
+            entry?.end(.cancelled)
+            return Task(priority: priority) {}
+        }
         let task = Task(priority: priority) { [weak self] in
-            await LedgerEntry.$current.withValue(entry) { await operation() }
+            // Cancelled before it began (the lifetime ended meanwhile): the body does not start.
+            if !Task.isCancelled {
+                await LedgerEntry.$current.withValue(entry) { await operation() }
+            }
             entry?.end(.ended)
             // Finished tasks do not stay in the lifetime.
             self?.remove(token)
