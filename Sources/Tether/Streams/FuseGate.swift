@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of one subscription through a fuse that the per-value path needs, in one word, so
 /// that a value passes with two atomic additions instead of two locks.
 ///
@@ -94,5 +96,66 @@ struct FuseGate: Equatable, Sendable {
         guard status != .terminal else { return nil }
         guard deliveries > 0 else { return (with(status: .terminal), true) }
         return (with(status: .terminal, pending: pending), false)
+    }
+}
+
+/// A ``FuseGate`` in an atomic word: the transitions above, applied atomically. This is what a
+/// fuse's subscription runs, so its tests run it too.
+struct AtomicFuseGate: ~Copyable {
+    private let word = Atomic<UInt>(FuseGate.initial.rawValue)
+
+    var current: FuseGate { FuseGate(rawValue: word.load(ordering: .acquiring)) }
+
+    /// A value arrives (``FuseGate/entering()``, one atomic add): whether it may be delivered.
+    /// Admitted or not, it must ``leave()``.
+    @inline(__always)
+    func enter() -> Bool {
+        FuseGate(rawValue: word.wrappingAdd(FuseGate.deliveryUnit, ordering: .acquiring).oldValue)
+            .entering().admitted
+    }
+
+    /// A delivery ends (``FuseGate/leaving()``, one atomic subtract): what the leaving thread
+    /// must settle now.
+    @inline(__always)
+    func leave() -> FuseGate.Pending {
+        FuseGate(rawValue: word.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing).oldValue)
+            .leaving().settle
+    }
+
+    /// Clears what was pending (``FuseGate/settled()``, one atomic `and`), so that values
+    /// arriving later leave without settling again.
+    func settle() {
+        word.bitwiseAnd(~FuseGate.pendingBits, ordering: .acquiringAndReleasing)
+    }
+
+    /// Upstream's subscription arrived (``FuseGate/subscribing()``); false unless the gate was
+    /// waiting for it.
+    func subscribe() -> Bool {
+        apply { $0.subscribing() } != nil
+    }
+
+    /// The subscription ends (``FuseGate/terminating(leaving:)``); nil if it already had, else
+    /// whether no delivery runs (the caller settles now).
+    func terminate(leaving pending: FuseGate.Pending) -> Bool? {
+        var idle: Bool?
+        _ = apply { gate in
+            let terminated = gate.terminating(leaving: pending)
+            idle = terminated?.idle
+            return terminated?.next
+        }
+        return idle
+    }
+
+    /// Applies `transition` with compare-and-exchange; returns the gate it applied to, or nil when
+    /// the transition declined.
+    private func apply(_ transition: (FuseGate) -> FuseGate?) -> FuseGate? {
+        var current = current
+        while let next = transition(current) {
+            let (exchanged, original) = word.compareExchange(
+                expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
+            if exchanged { return current }
+            current = FuseGate(rawValue: original)
+        }
+        return nil
     }
 }

@@ -164,7 +164,7 @@ extension Publishers.Fuse {
             }
         }
 
-        private let gate = Atomic<UInt>(FuseGate.initial.rawValue)
+        private let gate = AtomicFuseGate()
         private let lock = Mutex(())
         private let entry: LedgerEntry?
         private var anchor: FuseAnchor?
@@ -192,7 +192,7 @@ extension Publishers.Fuse {
             let downstream = lock.withLock { _ in self.downstream }
             downstream?.receive(subscription: self)
             leave()
-            let subscribe = lock.withLock { _ in currentGate.status == .awaitingUpstream }
+            let subscribe = lock.withLock { _ in gate.current.status == .awaitingUpstream }
             if subscribe { publisher.subscribe(self) }
         }
 
@@ -200,19 +200,11 @@ extension Publishers.Fuse {
 
         func receive(subscription: any Subscription) {
             let demand = lock.withLock { _ -> Subscribers.Demand? in
-                var current = currentGate
-                while let next = current.subscribing() {
-                    let (exchanged, original) = gate.compareExchange(
-                        expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
-                    if exchanged {
-                        upstream = subscription
-                        let demand = pendingDemand
-                        pendingDemand = .none
-                        return demand
-                    }
-                    current = FuseGate(rawValue: original)
-                }
-                return nil
+                guard gate.subscribe() else { return nil }
+                upstream = subscription
+                let demand = pendingDemand
+                pendingDemand = .none
+                return demand
             }
             guard let demand else {
                 subscription.cancel()
@@ -222,10 +214,8 @@ extension Publishers.Fuse {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            let before = FuseGate(
-                rawValue: gate.wrappingAdd(FuseGate.deliveryUnit, ordering: .acquiring).oldValue)
             // Counted: nothing takes `downstream` until this delivery leaves.
-            guard before.entering().admitted, let link = unretainedDownstream else {
+            guard gate.enter(), let link = unretainedDownstream else {
                 leave()
                 return .none
             }
@@ -237,7 +227,7 @@ extension Publishers.Fuse {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in
-                guard let idle = terminate(leaving: .release) else { return (nil, nil) }
+                guard let idle = gate.terminate(leaving: .release) else { return (nil, nil) }
                 upstream = nil
                 // A delivery running (a re-entrant completion) releases the subscriber when it
                 // leaves; the completion is delivered now all the same.
@@ -253,7 +243,7 @@ extension Publishers.Fuse {
 
         func request(_ demand: Subscribers.Demand) {
             let upstream = lock.withLock { _ -> (any Subscription)? in
-                switch currentGate.status {
+                switch gate.current.status {
                 case .awaitingUpstream:
                     pendingDemand += demand
                     return nil
@@ -268,7 +258,7 @@ extension Publishers.Fuse {
 
         func cancel() {
             let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard let idle = terminate(leaving: .release) else { return nil }
+                guard let idle = gate.terminate(leaving: .release) else { return nil }
                 let upstream = self.upstream
                 self.upstream = nil
                 return (upstream, idle ? takeDownstream() : nil, takeAnchor())
@@ -285,7 +275,7 @@ extension Publishers.Fuse {
 
         func blow() {
             let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard let idle = terminate(leaving: .finish) else { return nil }
+                guard let idle = gate.terminate(leaving: .finish) else { return nil }
                 let upstream = self.upstream
                 self.upstream = nil
                 guard idle else { return (upstream, nil, nil) }
@@ -299,16 +289,11 @@ extension Publishers.Fuse {
 
         // MARK: Gate
 
-        private var currentGate: FuseGate { FuseGate(rawValue: gate.load(ordering: .acquiring)) }
-
         /// Ends a delivery; settles the subscription if it turned terminal meanwhile and this was
         /// the last delivery. True if it finished the subscriber.
         @discardableResult
         private func leave() -> Bool {
-            let after = FuseGate(
-                rawValue: gate.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing)
-                    .newValue)
-            let settle = after.deliveries == 0 ? after.pending : .none
+            let settle = gate.leave()
             return settle == .none ? false : settleNow(settle)
         }
 
@@ -316,7 +301,7 @@ extension Publishers.Fuse {
         /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
         @inline(never)
         private func settleNow(_ settle: FuseGate.Pending) -> Bool {
-            gate.bitwiseAnd(~FuseGate.pendingBits, ordering: .acquiringAndReleasing)
+            gate.settle()
             // Taken once: a value counted before the line above may settle too, and find nothing.
             let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in (takeDownstream(), takeAnchor()) }
             guard settle == .finish, let downstream = taken.0 else { return false }
@@ -325,19 +310,6 @@ extension Publishers.Fuse {
         }
 
         // MARK: Helpers (call under the lock)
-
-        /// Makes the subscription terminal; nil if it already was. True when no delivery runs
-        /// (the caller may take the downstream); otherwise `pending` is left to the last one.
-        private func terminate(leaving pending: FuseGate.Pending) -> Bool? {
-            var current = currentGate
-            while let (next, idle) = current.terminating(leaving: pending) {
-                let (exchanged, original) = gate.compareExchange(
-                    expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
-                if exchanged { return idle }
-                current = FuseGate(rawValue: original)
-            }
-            return nil
-        }
 
         private func takeDownstream() -> Link? {
             let downstream = self.downstream
