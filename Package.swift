@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Combine exists on Apple platforms only; everywhere else OpenCombine stands in for it.
-// The switch is made here and in `Sources/Tether/Combine.swift`, nowhere else.
+// The switch is made here and in `Sources/Tether/Platform/Combine.swift`, nowhere else.
 let openCombine: Target.Dependency = .product(
     name: "OpenCombine", package: "OpenCombine",
     condition: .when(platforms: [.linux, .android, .windows, .wasi]))
@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
@@ -31,6 +32,7 @@ let package = Package(
             dependencies: [
                 openCombine,
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "TetherTesting", dependencies: ["Tether"]),
         .target(

@@ -1,52 +1,3 @@
-/// Something that happened to a binding or an owner, as the ledger's event log keeps it.
-public struct LedgerEvent: Sendable, Equatable {
-    /// What happened.
-    public enum Kind: String, Sendable, Codable {
-        case created, ended, cancelled
-        case ownerEnded = "owner ended"
-        case `deinit`
-        case leak
-        case releasedLate = "released late"
-        case zombie
-        /// A note from the application (`presented`, `rotated`, `dismissed`…).
-        case note
-    }
-
-    /// When, on the ledger's clock.
-    public let time: Duration
-    public let kind: Kind
-    /// The owner concerned, if any.
-    public let owner: OwnerID?
-    /// The kind of entry concerned, if the event is about an entry.
-    public let entryKind: EntryKind?
-    /// Where the entry (or owner) was made.
-    public let site: CallSite?
-    /// Free text, for notes.
-    public let message: String?
-
-    public init(
-        time: Duration, kind: Kind, owner: OwnerID? = nil, entryKind: EntryKind? = nil, site: CallSite? = nil,
-        message: String? = nil
-    ) {
-        self.time = time
-        self.kind = kind
-        self.owner = owner
-        self.entryKind = entryKind
-        self.site = site
-        self.message = message
-    }
-
-    /// One line for a log view: `cancelled task ViewModel#2 Orientation.swift:40`.
-    public var summary: String {
-        var parts: [String] = [kind.rawValue]
-        if let entryKind { parts.append(entryKind.rawValue) }
-        if let owner { parts.append(owner.description) }
-        if let message { parts.append(message) }
-        if let site { parts.append(site.description) }
-        return parts.joined(separator: " ")
-    }
-}
-
 /// A consistent picture of a ledger at one instant: what a UI renders and a test asserts.
 public struct LedgerSnapshot: Sendable {
     /// Live counts.
@@ -57,15 +8,15 @@ public struct LedgerSnapshot: Sendable {
         public var tasks = 0
         public var observers = 0
         public var bindings = 0
-        /// Entries currently paused by their lifecycle (included in the counts above).
+        /// Entries paused by their lifecycle (included in the counts above).
         public var paused = 0
-        /// Owners found alive (or with bound entries alive) after their end plus the grace period.
+        /// Owners found alive, or with something of theirs alive, after their end plus the grace
+        /// period.
         public var leaks = 0
-        /// Owners on their way out: their lifetime has ended, but the object — or something it
-        /// owned — is not gone yet, and no leak is reported for them. The owners a snapshot
-        /// shows as ``LedgerSnapshot/Owner/State-swift.enum/ended``. In a program that lets go
-        /// of what it ends, each is gone within moments; one that stays until the grace period
-        /// passes is a leak.
+        /// Owners on their way out: ended, but the object or something it owned is not gone yet,
+        /// and no leak is reported for them — the snapshot's owners in state
+        /// ``LedgerSnapshot/Owner/State-swift.enum/ended``. In a program that lets go of what it
+        /// ends, each leaves within moments; one still here when the grace period passes leaks.
         public var ending = 0
         /// Values delivered to entries whose owner had ended, since the ledger was made.
         public var zombies = 0
@@ -119,26 +70,36 @@ public struct LedgerSnapshot: Sendable {
         public let entries: [Entry]
     }
 
-    /// A leak: an owner that outlived its end, named by the binding that kept it (or itself).
-    public struct Leak: Sendable, Equatable, Hashable {
-        public let owner: OwnerID
-        /// The kind of the first binding still alive, or nil when only the owner object survives.
-        public let kind: EntryKind?
-        /// That binding's call site, or where the owner was tracked.
-        public let site: CallSite
-        /// When the owner's lifetime ended.
-        public let endedAt: Duration
-        /// All the bindings still alive at the verdict, oldest first.
-        public let survivors: [CallSite]
+    /// A leak: its report, and the binding it is named by.
+    public struct Leak: Sendable, Equatable {
+        /// The owner, when it ended, and everything of it that survived.
+        public let report: LeakReport
 
+        init(_ report: LeakReport) { self.report = report }
+
+        public var owner: OwnerID { report.owner }
+        /// The kind of the binding the leak is named by (``LeakReport/culprit``), or nil when only
+        /// the owner object survives.
+        public var kind: EntryKind? { report.culprit?.kind }
+        /// That binding's call site, or where the owner was tracked.
+        public var site: CallSite { report.culprit?.site ?? report.ownerSite }
         /// `kind` as text: the entry kind, or `owner`.
         public var kindName: String { kind?.rawValue ?? "owner" }
+        public var signature: String { report.signature }
+    }
+
+    /// Leaks of one shape: the same ``LeakReport/signature``.
+    public struct LeakGroup: Sendable, Equatable {
+        public let signature: String
+        /// The group's leaks, in the order they were found.
+        public let leaks: [Leak]
+        public var count: Int { leaks.count }
     }
 
     /// When the snapshot was taken, on the ledger's clock.
     public let time: Duration
     public let counters: Counters
-    /// Owners that are alive or awaiting a verdict, oldest first.
+    /// Owners that are alive or not yet settled after their end, oldest first.
     public let owners: [Owner]
     /// Live entries with no owner, oldest first.
     public let unowned: [Entry]
@@ -146,4 +107,42 @@ public struct LedgerSnapshot: Sendable {
     public let leaks: [Leak]
     /// The event log, oldest first.
     public let events: [LedgerEvent]
+
+    /// The leaks grouped by signature, in the order each group's first leak was found.
+    public var leakGroups: [LeakGroup] {
+        var order: [String] = []
+        var groups: [String: [Leak]] = [:]
+        for leak in leaks {
+            if groups[leak.signature] == nil { order.append(leak.signature) }
+            groups[leak.signature, default: []].append(leak)
+        }
+        return order.map { LeakGroup(signature: $0, leaks: groups[$0] ?? []) }
+    }
+}
+
+extension LedgerState {
+    func snapshot(at now: Duration) -> LedgerSnapshot {
+        var byOwner: [UInt64: [LedgerSnapshot.Entry]] = [:]
+        var unowned: [LedgerSnapshot.Entry] = []
+        for entry in entries.sorted(by: { $0.key < $1.key }) {
+            let item = LedgerSnapshot.Entry(
+                kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex], age: now - entry.created,
+                deliveries: entry.deliveries.load(ordering: .relaxed), state: entry.isPaused ? .paused : .active,
+                bound: entry.bound)
+            if let owner = entry.owner, owner.isListed {
+                byOwner[owner.key, default: []].append(item)
+            } else {
+                unowned.append(item)
+            }
+        }
+        let owners = owners.sorted { $0.key < $1.key }.map { owner in
+            LedgerSnapshot.Owner(
+                id: owner.id, site: sites[owner.siteIndex],
+                state: leaks[owner.key] != nil ? .leaked : (owner.hasEnded ? .ended : .alive),
+                age: now - owner.created, entries: byOwner[owner.key] ?? [])
+        }
+        return LedgerSnapshot(
+            time: now, counters: counters, owners: owners, unowned: unowned,
+            leaks: leakOrder.compactMap { leaks[$0] }, events: log.ordered(sites: sites))
+    }
 }

@@ -1,0 +1,29 @@
+import Logging
+
+extension Ledger {
+    /// Logs each leak the ledger finds to `logger`: one record at `.warning`, the trace's first
+    /// line as its message, and the owner, its call site, the signature and the survivors as
+    /// metadata. Lasts until the returned token is cancelled or released.
+    ///
+    /// ```swift
+    /// let leaks = Ledger.shared.reportLeaks(to: Logger(label: "app.leaks"))
+    /// ```
+    ///
+    /// With swift-log's bootstrap on Apple platforms the records can go to `os_log`; on a server,
+    /// to whatever backend the process uses.
+    public func reportLeaks(to logger: Logger) -> AnyCancellable {
+        onLeak { report in
+            logger.warning(
+                "\(report.headline)",
+                metadata: [
+                    "owner": "\(report.owner)",
+                    "site": "\(report.ownerSite)",
+                    "signature": "\(report.signature)",
+                    "survivors": .array(
+                        report.survivors.map {
+                            "\($0.kind.rawValue) \($0.site), \($0.deliveries) delivered, \($0.deliveriesAfterEnd) after the end"
+                        }),
+                ])
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// The ledger's record of one owner: who it is, whether its lifetime has ended, whether the object
+/// itself is gone. The object is not held here, not even weakly: its lifetime's deinit is its
+/// release.
+///
+/// Its bookkeeping is changed only under the ledger's lock; the fields are atomics (relaxed) so
+/// that the record stays `Sendable` without a lock of its own.
+final class OwnerRecord: Sendable, LedgerListed {
+    let key: UInt64
+    let id: OwnerID
+    /// Where the owner was tracked.
+    let siteIndex: SiteIndex
+    let created: Duration
+    /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
+    let parent: OwnerRecord?
+    /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
+    let ended = Atomic<Bool>(false)
+
+    /// Live entries attributed to the owner, bound or not.
+    private let liveEntries = Atomic<Int>(0)
+    private let awaitsVerdict = Atomic<Bool>(false)
+    private let isReleased = Atomic<Bool>(false)
+    private let isCountedEnding = Atomic<Bool>(false)
+    /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
+    private let listIndex = Atomic<Int>(-1)
+
+    init(key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?) {
+        self.key = key
+        self.id = id
+        self.siteIndex = siteIndex
+        self.created = created
+        self.parent = parent
+    }
+
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    // MARK: Under the ledger's lock
+
+    var live: Int { liveEntries.load(ordering: .relaxed) }
+
+    /// Counts an entry opened (+1) or closed (-1). The lock makes it the only writer: a load and
+    /// a store, no locked read-modify-write.
+    func countEntries(by delta: Int) {
+        liveEntries.store(live &+ delta, ordering: .relaxed)
+    }
+
+    /// Whether the ledger still follows the owner.
+    var isListed: Bool { listPosition >= 0 }
+
+    var listPosition: Int {
+        get { listIndex.load(ordering: .relaxed) }
+        set { listIndex.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether a leak verdict is queued for the owner.
+    var verdictPending: Bool {
+        get { awaitsVerdict.load(ordering: .relaxed) }
+        set { awaitsVerdict.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the owner's lifetime has deinitialized: the owner object is gone.
+    var released: Bool {
+        get { isReleased.load(ordering: .relaxed) }
+        set { isReleased.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Whether the owner is counted in ``LedgerSnapshot/Counters/ending``.
+    var countedEnding: Bool {
+        get { isCountedEnding.load(ordering: .relaxed) }
+        set { isCountedEnding.store(newValue, ordering: .relaxed) }
+    }
+}
