@@ -1,23 +1,15 @@
 import Synchronization
 
-/// Starts one value's body in a task, given the body's ticket. `asyncSink` makes one per value
-/// when its overlap policy may hold values back (every policy but `.concurrent`): the task's
-/// closure is then the only generic code a value runs, and it calls the body directly (one async
-/// frame, as a hand-written `Task {}` per value has).
-///
-/// A struct around the function, not the bare function type: as the state machine's generic
-/// `Value`, a function would be re-abstracted on the way in (a thunk allocated per value) and
-/// called through that thunk on the way out.
+/// Starts one value's body in a task, given the body's ticket: what waits in the state machine
+/// when the overlap policy may hold values back (every policy but `.concurrent`). A struct, not a
+/// bare function, so that it is not re-abstracted through a thunk per value.
 struct AsyncSinkStarter: Sendable {
     let start: @Sendable (AsyncSinkTicket) -> Task<Void, Never>
 }
 
 /// What a body's task needs from its storage: its place in the books, its ledger entry, its
-/// priority.
-///
-/// A class: the body's task closure captures it in generic code (its layout depends on the
-/// value's type), where a struct of several references is copied and destroyed through its value
-/// witnesses — more instructions per value than allocating this one object.
+/// priority. A class: the task's generic closure captures one reference, not a struct of several
+/// (Benchmarks/README.md, "asyncSink").
 final class AsyncSinkTicket: Sendable {
     /// `place` before the body has one in the books: a `.concurrent` body's task is made, and may
     /// run and finish, before the storage's lock is taken to place it.
@@ -65,10 +57,8 @@ final class AsyncSinkTicket: Sendable {
 /// The lock and the side effects of an `asyncSink`: starts and cancels the body tasks the state
 /// machine decides on, always after unlocking.
 ///
-/// Not generic: `asyncSink` binds each value to its body in an ``AsyncSinkStarter`` before handing
-/// it here, so the state machine is used with one concrete type and compiled for it. With the value
-/// type generic, each value looked up the metadata of the machine, its actions and its mutex at
-/// run time (38 % of the per-value instructions).
+/// Not generic: each value is bound to its body before it arrives here, so the state machine is
+/// compiled for one concrete type and the per-value path looks up no metadata.
 final class AsyncSinkStorage: Sendable {
     private let state: Mutex<AsyncSinkStateMachine<AsyncSinkStarter>>
     private let priority: TaskPriority?
@@ -104,10 +94,8 @@ final class AsyncSinkStorage: Sendable {
     }
 
     /// For `.concurrent`, where every value starts its body at once: the ticket of a body about to
-    /// start. The caller makes the body's task and hands both to ``place(_:task:)``: no
-    /// ``AsyncSinkStarter`` is made, since no value ever waits, and the lock is taken once per
-    /// value. No value arrives once `asyncSink`'s cancellable has run (it cancels the subscription
-    /// before the storage); one racing with it is cancelled when it is placed.
+    /// start. The caller makes the body's task and hands both to ``place(_:task:)``, one lock per
+    /// value. A value racing with the cancellation is cancelled when it is placed.
     func concurrentTicket() -> AsyncSinkTicket {
         let entry = ledger.open(.task, owner: nil, site: site, bound: false)
         return AsyncSinkTicket(storage: self, entry: entry, priority: priority)

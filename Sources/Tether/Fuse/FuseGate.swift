@@ -1,21 +1,13 @@
 import Synchronization
 
-/// The state of one subscription through a fuse that the per-value path needs, in one word, so
-/// that a value passes with two atomic additions instead of two locks.
+/// The state of one subscription through a fuse that the per-value path needs, in one word: its
+/// status, what the last delivery must do once it is terminal, and how many deliveries run.
 ///
-/// Pure: each transition returns the next word (and what to do); `Publishers.Fuse`'s subscription
-/// applies it to an `Atomic<UInt>` — a value's entering and leaving as one atomic add and one
-/// subtract (``deliveryUnit``), the rare changes of status with compare-and-exchange loops.
-/// Layout: bits 0–1 the status, bits 2–3 what the last delivery must do once the subscription is
-/// terminal, the rest the number of deliveries running (values, or the subscription's hand-over).
-///
+/// Pure: each transition returns the next word. ``AtomicFuseGate`` applies them to an atomic.
 /// The rule it keeps: the downstream subscriber is released, or finished by a blow, only when the
-/// subscription is terminal *and* no delivery runs. No value is admitted once it is terminal (one
-/// arriving then is counted and leaves at once), so the thread that settles is the one that made
-/// it terminal while nothing ran, or else the delivery that brings the count back to zero, which
-/// then clears what was pending (``settled()``). A value counted in between may see it pending
-/// too: settling takes the downstream under the subscription's lock, so only one of them finds
-/// it there.
+/// subscription is terminal *and* no delivery runs. A value arriving once it is terminal is
+/// counted and leaves at once, so the thread that settles is the one that made it terminal while
+/// nothing ran, or else the delivery that brings the count back to zero.
 struct FuseGate: Equatable, Sendable {
     enum Status: UInt {
         case awaitingUpstream = 0

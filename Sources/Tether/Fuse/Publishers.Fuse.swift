@@ -126,25 +126,20 @@ extension Publishers.Fuse {
     /// One subscription through a fuse: the upstream's subscriber and the downstream's
     /// subscription.
     ///
-    /// `@unchecked Sendable` because the fuse blows it from any thread. Two guards, each named
-    /// where it is used:
-    /// - `gate`, an atomic ``FuseGate``: the status and the deliveries running. A value passes
-    ///   with one atomic add in and one subtract out, and no lock.
-    /// - `lock` protects `anchor`, `upstream` and `pendingDemand`, and serializes every change of
-    ///   the status and every write of `downstream` (the rare paths: subscription, request,
-    ///   completion, cancel, blow).
+    /// `@unchecked Sendable`: the fuse blows it from any thread, and two guards share the work.
+    /// `gate` (``AtomicFuseGate``) holds the status and the deliveries running, so a value passes
+    /// with one atomic add and one subtract, no lock. `lock` protects `anchor`, `upstream` and
+    /// `pendingDemand`, and serializes the rare paths (subscription, request, completion, cancel,
+    /// blow) and every write of `downstream`. (The subscribers arrive through `Subscriber` and
+    /// `Publisher` requirements that cannot take them as `sending`, so a `Mutex<State>` does not
+    /// compile.)
     ///
-    /// `downstream` is read without the lock by a delivery, between entering and leaving the
-    /// gate. It is written (taken) only under the lock, by whoever settles the gate: when it is
-    /// terminal and no delivery runs, so no read is in flight and none can start (a value that
-    /// arrives then is counted, sees the status and leaves without reading it). A blow or a
-    /// cancel that lands during a delivery is left to the delivering thread, which finishes
-    /// and/or releases the subscriber when it leaves: the subscriber never receives two signals
-    /// at once. Downstream and upstream are called, and released, only after unlocking.
-    ///
-    /// The per-value path takes nothing generic out of a lock: the downstream sits in a
-    /// ``Link`` (a class, so an optional of it has a fixed layout). A generic result of
-    /// `withLock` would make the unspecialized code look its metadata up on every value.
+    /// A delivery reads `downstream` without the lock, between entering and leaving the gate; it
+    /// is taken only by whoever settles the gate, when it is terminal and no delivery runs. A blow
+    /// or cancel landing during a delivery is left to the delivering thread, which finishes or
+    /// releases the subscriber as it leaves: the subscriber never gets two signals at once.
+    /// Downstream and upstream are called, and released, after unlocking. The downstream sits in a
+    /// ``Link`` so that the per-value path looks up no generic metadata (Benchmarks/README.md).
     private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember,
         @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -168,12 +163,11 @@ extension Publishers.Fuse {
         private let lock = Mutex(())
         private let entry: LedgerEntry?
         private var anchor: FuseAnchor?
-        /// Exclusivity is not checked at run time: its reads without the lock are kept apart from
-        /// its writes by `gate` (see the type's discussion), which a dynamic check cannot see.
+        /// Unchecked at run time: `gate`, which a dynamic check cannot see, keeps its reads without
+        /// the lock apart from its writes.
         @exclusivity(unchecked) private var downstream: Link?
-        /// `downstream` unretained, for the per-value path: a retain and a release per value are
-        /// two more locked instructions, as many as the gate's. Valid while `downstream` holds
-        /// the link, which is until the gate settles: never during a delivery. Written with it.
+        /// `downstream` unretained, so a value costs no retain and release; valid while
+        /// `downstream` holds the link, which outlasts every delivery. Written with it.
         @exclusivity(unchecked) private var unretainedDownstream: Unmanaged<Link>?
         private var upstream: (any Subscription)?
         private var pendingDemand = Subscribers.Demand.none

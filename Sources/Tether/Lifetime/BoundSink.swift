@@ -1,20 +1,13 @@
 import Synchronization
 
-/// The subscriber of `sink(boundTo:)` and `sink(attributedTo:)`: a sink that counts each
-/// value on its ledger entry and calls the receiving closure itself.
+/// The subscriber of `sink(boundTo:)` and `sink(attributedTo:)`: counts each value on its ledger
+/// entry (a value after the owner's end is a zombie delivery) and calls the closure.
 ///
-/// It replaces OpenCombine's `Sink` with a counting closure around the user's: one closure call
-/// per value instead of two, and a `Mutex` instead of a `pthread_mutex_t` to read the closure.
-/// The count is ``LedgerEntry/deliveredSerially()``: Combine calls `receive(_:)` serially.
-/// A value arriving after the owner ended still counts as a zombie delivery.
-///
-/// `@unchecked Sendable` because its lifetime may cancel it from any thread while values arrive
-/// on another: `lock` protects `subscription`, `receiveValue` and `isTerminal`. Upstream is
-/// cancelled, and the closure released, only after unlocking: releasing a closure can run a
-/// captured object's `deinit`, which may re-enter.
-///
-/// The per-value path takes nothing generic out of the lock: an optional closure has the same
-/// layout whatever `Input` is, so reading it needs no metadata lookup.
+/// `@unchecked Sendable`: its lifetime may cancel it from any thread while values arrive on
+/// another, and `lock` protects `subscription`, `receiveValue` and `isTerminal`. (They arrive
+/// through `Subscriber` requirements that cannot take them as `sending`, so a `Mutex<State>` does
+/// not compile.) Upstream is cancelled, and the closure released, after unlocking: releasing a
+/// closure can run a captured object's `deinit`, which may re-enter.
 final class BoundSink<Input>: Subscriber, Cancellable, @unchecked Sendable {
     typealias Failure = Never
 

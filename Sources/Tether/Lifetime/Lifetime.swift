@@ -41,13 +41,11 @@ public final class Lifetime: Sendable {
     enum Action: Sendable {
         case call(@Sendable () -> Void)
         case cancellable(CancellableBox)
-        case child(Lifetime)
 
         func run() {
             switch self {
             case .call(let action): action()
             case .cancellable(let box): box.cancel()
-            case .child(let lifetime): lifetime.end()
             }
         }
     }
@@ -56,17 +54,11 @@ public final class Lifetime: Sendable {
         let token: UInt64
         let action: Action
         let entry: LedgerEntry?
-
-        func cancel() {
-            action.run()
-            entry?.end(.cancelled)
-        }
     }
 
     private struct State {
         var ended = false
-        /// The first binding is kept inline: most lifetimes hold one or two, and an array
-        /// buffer would be one more allocation per owner.
+        /// The first item inline: most lifetimes hold one or two, and an array is an allocation.
         var first: Item?
         var rest: [Item] = []
         var nextToken: UInt64 = 0
@@ -194,10 +186,8 @@ public final class Lifetime: Sendable {
     }
 
     /// Ends the lifetime if it has not ended; `releasing` when it deinitializes (its owner is gone).
-    ///
-    /// The cancellations come before the ledger's bookkeeping: a task or subscription stops as soon
-    /// as it can, and the ledger records the owner's end, every entry cancelled and the release in
-    /// one step (one clock read, one lock) instead of one per entry.
+    /// The cancellations come first, so tasks and subscriptions stop as soon as they can; the
+    /// ledger then records the whole end in one step.
     private func finish(releasing: Bool) {
         typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?)
         let taken = state.withLock { state -> Taken? in
@@ -269,13 +259,13 @@ extension AnyCancellable {
     public func store(in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line) {
         lifetime.add(self, fileID: fileID, line: line)
     }
-
 }
 
 /// An `AnyCancellable` handed over to a lifetime.
 ///
-/// `@unchecked Sendable` because `AnyCancellable` is not Sendable under OpenCombine: `lock`
-/// protects `cancellable`, which is read and cleared only under it and cancelled after it.
+/// `@unchecked Sendable`: `lock` protects `cancellable`, read and cleared only under it and
+/// cancelled after it. (`AnyCancellable` is not Sendable under OpenCombine, and it arrives through
+/// `store(in:)`, whose `self` cannot be `sending`, so a `Mutex<AnyCancellable?>` does not compile.)
 final class CancellableBox: @unchecked Sendable {
     private let lock = Mutex(())
     private var cancellable: AnyCancellable?

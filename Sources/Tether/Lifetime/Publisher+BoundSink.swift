@@ -2,9 +2,10 @@ extension Publisher where Failure == Never {
     /// Subscribes and binds the subscription to `lifetime`: cancelled when the lifetime ends.
     ///
     /// The subscription is a `subscription` entry owned by the lifetime's owner, made at this
-    /// call site, counting each value it delivers (a relaxed load and store). Its entry ends when the
-    /// publisher finishes or the lifetime cancels it. Nothing is subscribed if the lifetime has
-    /// already ended.
+    /// call site, counting each value it delivers; it ends when the publisher finishes or the
+    /// lifetime cancels it. No value reaches `receiveValue` after the lifetime's end has returned
+    /// — not even one a publisher sends while being subscribed — and nothing is subscribed if the
+    /// lifetime has already ended.
     ///
     /// ```swift
     /// center.tetherPublisher(for: .orientationDidChange)

@@ -2,32 +2,18 @@ import Synchronization
 
 /// The machinery of a ``LiveData``: its value, its version and its registrations.
 ///
-/// Delivery follows androidx's LiveData: every value gets a version; a registration remembers the
-/// last version it received and never receives an older or the same one again. One dispatch runs
-/// at a time; a publish (or an activation, or an addition) that lands while one runs — re-entrantly
-/// from a completion or from another thread — marks it invalidated, and the dispatch in progress
-/// goes round again with the newest value. So no registration sees an older value after a newer
-/// one, and every active registration ends on the newest.
+/// Delivery follows androidx's LiveData: every value gets a version, and a registration never
+/// receives a version it has seen or an older one. One dispatch runs at a time; a publish, an
+/// activation or an addition that lands while one runs — re-entrantly or from another thread —
+/// invalidates it, and the dispatch in progress goes round again with the newest value. A round
+/// takes the value and the registrations under the lock, then calls the completions after
+/// unlocking, abandoning the round as soon as a newer version is published.
 ///
-/// A dispatch is linear: under the lock it takes the value, its version and the registration
-/// array (copy-on-write, so an O(1) snapshot), then calls the completions after unlocking. Between
-/// two calls it reads the published version atomically: a newer one abandons the round, and the
-/// next round delivers the newer value (registrations already called in the abandoned round
-/// receive it too; the others receive only it). Each registration's `flags` (active, removed)
-/// are written under the lock and read atomically before each call, so a registration removed or
-/// deactivated during a dispatch is not called by it; its `delivered` version is only touched by
-/// the thread holding the dispatch claim (handed over under the lock).
-///
-/// The value lives in `valueBox`, not in an optional in `state`: unspecialized generic code (the
-/// type is generic over a `T` it never sees) looks up `Optional<T>`'s metadata at run time
-/// wherever it makes or copies a `T?`, five times a publish; a `T` needs none.
-///
-/// `@unchecked Sendable` because registrations hold weak references to arbitrary observers and
-/// values of any `T`: `lock` protects `state` and the value in `valueBox` — every read and write of
-/// them happens inside `lock.withLock`. Besides it,
-/// `publishedVersion` mirrors `state.version` atomically for the dispatcher. Completions,
-/// lifetimes, cancellables and released values taken out of it are called or dropped after
-/// unlocking.
+/// `@unchecked Sendable`: `lock` protects `state` and the value in `valueBox`, and nothing is
+/// called under it. (Values of any `T` arrive through `publish(value:)`, which cannot take them
+/// as `sending`, so a `Mutex<State>` does not compile.) `publishedVersion` mirrors
+/// `state.version` for the dispatcher to read between two calls. The value sits in a box, not in
+/// a `T?`, so publishing looks up no `Optional<T>` metadata (Benchmarks/README.md, "LiveData").
 final class LiveDataStorage<T>: @unchecked Sendable {
     /// Why a registration leaves.
     enum Departure {
@@ -285,120 +271,5 @@ final class LiveDataStorage<T>: @unchecked Sendable {
             if candidate < key { low = middle + 1 } else { high = middle }
         }
         return nil
-    }
-}
-
-/// One registration of a ``LiveData``, whatever its value type: the per-value path is not generic.
-///
-/// A delivery reads what it needs from the slot itself: its `flags` (one relaxed load says whether
-/// it is active and not removed) and its `delivered` version. It loads the weak `observer` only
-/// when the observer is not the object that tracks the registration's lifetime: an observer that
-/// tracks its bag holds it, so the bag ends — and sets the slot's `removed` flag — when the
-/// observer goes, and a weak load (a side-table retain and release, the larger half of a delivery)
-/// would only repeat what the flag says.
-///
-/// `@unchecked Sendable` because it holds a weak reference to an arbitrary observer: `lock`
-/// protects `weakObserver`, `weakLifetime`, `token` and `lifecycleToken`, and is never held while
-/// calling out. The rest are `let`s and atomics (see ``LiveDataStorage`` for who writes `flags`
-/// and `delivered`).
-final class LiveDataSlot: @unchecked Sendable {
-    enum Outcome {
-        case skipped
-        case delivered
-        /// Its observer is gone: prune it.
-        case dead
-    }
-
-    static var active: UInt8 { 1 }
-    static var removed: UInt8 { 2 }
-
-    let key: UInt64
-    /// Whether the observer tracks the registration's lifetime: the lifetime's end, not a weak
-    /// load, says it is gone.
-    let observerEndsLifetime: Bool
-    let entry: LedgerEntry?
-    /// `active` and `removed` bits; written under the storage's lock.
-    let flags: Atomic<UInt8>
-    /// The version of the last value delivered; 0 before the first. Read and written only by the
-    /// thread holding the storage's dispatch claim.
-    let delivered = Atomic<UInt64>(0)
-    /// Calls the completion with the `T` a pointer points to; made where `T` is known.
-    private let receive: @Sendable (UnsafeRawPointer) -> Void
-
-    private let lock = Mutex(())
-    private weak var weakObserver: AnyObject?
-    private weak var weakLifetime: Lifetime?
-    private var token: Lifetime.Token?
-    /// The lifecycle subscription of a lifecycle-bound registration.
-    private var lifecycleToken: AnyCancellable?
-
-    init<T>(
-        key: UInt64, observer: AnyObject, entry: LedgerEntry?, lifetime: Lifetime, isActive: Bool,
-        completion: @escaping @Sendable (T) -> Void
-    ) {
-        self.key = key
-        weakObserver = observer
-        observerEndsLifetime = lifetime.isTracked(by: observer)
-        self.entry = entry
-        weakLifetime = lifetime
-        flags = Atomic(isActive ? LiveDataSlot.active : 0)
-        receive = { completion($0.assumingMemoryBound(to: T.self).pointee) }
-    }
-
-    var observer: AnyObject? { lock.withLock { _ in weakObserver } }
-
-    /// Records the action in the lifetime that removes the registration when the lifetime ends.
-    func setToken(_ token: Lifetime.Token) { lock.withLock { _ in self.token = token } }
-
-    /// Records the registration's lifecycle subscription.
-    func setLifecycleToken(_ token: AnyCancellable) { lock.withLock { _ in lifecycleToken = token } }
-
-    /// Takes what ties the registration to its lifetime and lifecycle, to cancel after unlocking.
-    func takeLinks() -> (lifecycleToken: AnyCancellable?, lifetime: Lifetime?, token: Lifetime.Token?) {
-        lock.withLock { _ in
-            defer { lifecycleToken = nil }
-            return (lifecycleToken, weakLifetime, token)
-        }
-    }
-
-    /// Whether the observer is known to be gone. An observer that tracks the lifetime is removed
-    /// with it instead.
-    var isObserverGone: Bool { !observerEndsLifetime && observer == nil }
-
-    /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
-    /// version `version` of the value, unless it is inactive, removed, already has it or its
-    /// observer is gone.
-    @inline(__always)
-    func deliver(_ value: UnsafeRawPointer, version: UInt64) -> Outcome {
-        let flags = flags.load(ordering: .relaxed)
-        guard flags == LiveDataSlot.active, delivered.load(ordering: .relaxed) < version else {
-            // An inactive registration is not called, but one whose observer died goes.
-            return flags == 0 && isObserverGone ? .dead : .skipped
-        }
-        if isObserverGone { return .dead }
-        delivered.store(version, ordering: .relaxed)
-        receive(value)
-        entry?.deliveredSerially()
-        return .delivered
-    }
-
-    /// One round of a dispatch, outside the lock: calls every due registration of `slots` with
-    /// `value`, in order, returning early when `publishedVersion` moves past `version`.
-    /// Registrations whose observer died are added to `pruned`.
-    static func deliver(
-        _ value: UnsafeRawPointer, version: UInt64, to slots: [LiveDataSlot],
-        publishedVersion: borrowing Atomic<UInt64>, pruning pruned: inout [LiveDataSlot]
-    ) {
-        slots.withUnsafeBufferPointer { buffer in
-            // The snapshot keeps every slot alive for the round: read them as unmanaged references,
-            // so that the loop retains and releases nothing per registration.
-            buffer.withMemoryRebound(to: Unmanaged<LiveDataSlot>.self) { slots in
-                for slot in slots {
-                    if publishedVersion.load(ordering: .relaxed) != version { return }
-                    let outcome = slot._withUnsafeGuaranteedRef { $0.deliver(value, version: version) }
-                    if outcome == .dead { pruned.append(slot.takeUnretainedValue()) }
-                }
-            }
-        }
     }
 }

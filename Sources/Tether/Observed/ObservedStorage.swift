@@ -4,14 +4,13 @@ import Synchronization
 /// the binding.
 ///
 /// A write calls the `will` handlers, stores the value, calls the `did` handlers, then hands the
-/// value to the bound partner — marked as coming through the binding, so the partner does not
-/// hand it back. Handlers run outside the lock, from a copy of the list taken just before; an
-/// observation removed or disabled meanwhile is skipped.
+/// value to the bound partner, which does not hand it back. Handlers run outside the lock, from a
+/// copy of the list taken just before; an observation removed or disabled meanwhile is skipped.
 ///
-/// `@unchecked Sendable` because it holds a `Value` of any type and weak references to lifetimes:
-/// `lock` protects `state` — every read and write of it happens inside `lock.withLock`, and two
-/// storages' locks are only ever taken together in address order (``withBoth(_:_:_:)``). Handlers,
-/// lifetimes and ledger entries are called after unlocking.
+/// `@unchecked Sendable`: `lock` protects `state`, and two storages' locks are only ever taken
+/// together in address order (``withBoth(_:_:_:)``). (Values of any type arrive through the
+/// property's setter, which cannot take them as `sending`, so a `Mutex<State>` does not compile.)
+/// Handlers, lifetimes and ledger entries are called after unlocking.
 final class ObservedStorage<Value>: @unchecked Sendable {
     struct Record {
         let observation: PropertyObservation

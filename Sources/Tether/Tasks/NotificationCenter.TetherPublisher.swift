@@ -47,9 +47,10 @@ extension NotificationCenter {
 extension NotificationCenter.TetherPublisher {
     /// One subscription: an observer feeding one subscriber.
     ///
-    /// `@unchecked Sendable` because the center's observer block calls it from any thread: `lock`
-    /// protects `downstream`, `demand`, `observer` and `center`; the subscriber is called, and
-    /// the observer removed, only after unlocking.
+    /// `@unchecked Sendable`: the center's observer block calls it from any thread, and `lock`
+    /// protects `downstream`, `demand`, `observer` and `center`. (The subscriber arrives through
+    /// `Publisher.receive(subscriber:)`, which cannot take it as `sending`, so a `Mutex<State>`
+    /// does not compile.) The subscriber is called, and the observer removed, after unlocking.
     private final class Inner<Downstream: Subscriber>: Subscription, NotificationReceiver, @unchecked Sendable
     where Downstream.Input == Notification, Downstream.Failure == Never {
         private let lock = Mutex(())

@@ -1,0 +1,89 @@
+import Synchronization
+
+extension Lifetime {
+    /// Starts a task bound to this lifetime: cancelled when the lifetime ends. On a lifetime that
+    /// has already ended, the body never runs.
+    ///
+    /// The task is a `task` entry owned by the lifetime's owner, made at this call site. The entry
+    /// ends when `operation` *returns*, not when it is cancelled: a loop that ignores cancellation
+    /// stays visible, and leaks. While it runs, Tether's async sequences count each element they
+    /// hand it as a delivery.
+    ///
+    /// ```swift
+    /// lifetime.task {
+    ///     for await _ in center.tetherNotifications(named: .rotated) { print("rotated") }
+    /// }
+    /// ```
+    ///
+    /// - Returns: The task, already bound; there is no need to store it. Thread-safe.
+    @discardableResult
+    public func task(
+        priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
+    ) -> Task<Void, Never> {
+        let entry = ledger.open(
+            .task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+        // The lifetime may end before the task exists: the handle remembers a cancel that came first.
+        let handle = TaskHandle()
+        guard let token = insert(.call { handle.cancel() }, entry: nil) else {
+            // Ended already: the body never runs.
+            entry?.end(.cancelled)
+            return Task(priority: priority) {}
+        }
+        let task = Task(priority: priority) { [weak self] in
+            // Cancelled before it began (the lifetime ended meanwhile): the body does not start.
+            if !Task.isCancelled {
+                await LedgerEntry.$current.withValue(entry) { await operation() }
+            }
+            entry?.end(.ended)
+            // Finished tasks do not stay in the lifetime.
+            self?.remove(token)
+        }
+        handle.set(task)
+        return task
+    }
+}
+
+/// A task handle that can be cancelled before the task is known.
+final class TaskHandle: Sendable {
+    private enum State {
+        case waiting
+        case cancelled
+        case running(Task<Void, Never>)
+        case done
+    }
+
+    private let state = Mutex(State.waiting)
+
+    func set(_ task: Task<Void, Never>) {
+        let cancelNow = state.withLock { state -> Bool in
+            switch state {
+            case .waiting:
+                state = .running(task)
+                return false
+            case .cancelled:
+                state = .done
+                return true
+            case .running, .done:
+                return false
+            }
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            switch state {
+            case .waiting:
+                state = .cancelled
+                return nil
+            case .running(let task):
+                state = .done
+                return task
+            case .cancelled, .done:
+                return nil
+            }
+        }
+        task?.cancel()
+    }
+}
