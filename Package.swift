@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
         // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
@@ -54,7 +54,13 @@ let package = Package(
                 "Lab", "TerminalUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
+        .testTarget(
+            name: "TetherTests",
+            dependencies: [
+                "Tether", "TetherTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether", "tether-lab"]),

@@ -68,19 +68,17 @@ extension LeakTracker {
         /// Whether nothing is left.
         public var isEmpty: Bool { leaks.isEmpty && entries.isEmpty }
 
-        /// `Potential leak: 2 entries, 1 owner` and a line per leak and entry with its call site.
+        /// `Potential leak: 2 entries, 1 owner`, then each leak's trace (``LeakReport``) and a
+        /// line per entry still alive with its call site.
         public var description: String {
             guard !isEmpty else { return "No leaks" }
             var lines = [
                 "Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"
             ]
-            for leak in leaks {
-                lines.append("  leaked \(leak.owner) (\(leak.kindName) at \(leak.site))")
-            }
+            lines += leaks.map(\.report.description)
             for entry in entries {
                 let owner = entry.owner.map { " of \($0)" } ?? ""
-                lines.append(
-                    "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
+                lines.append("  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
             }
             return lines.joined(separator: "\n")
         }
