@@ -1,5 +1,11 @@
 #if TETHER_TSAN
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // ThreadSanitizer cannot see the futex that `Synchronization.Mutex` locks with on Linux, so
 // it reports races inside correctly locked sections (a four-thread append to a Mutex-guarded
