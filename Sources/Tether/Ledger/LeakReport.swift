@@ -44,14 +44,6 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
     /// itself is what outlived its end.
     public let survivors: [Survivor]
 
-    public init(owner: OwnerID, ownerSite: CallSite, endedAt: Duration, foundAt: Duration, survivors: [Survivor]) {
-        self.owner = owner
-        self.ownerSite = ownerSite
-        self.endedAt = endedAt
-        self.foundAt = foundAt
-        self.survivors = survivors
-    }
-
     /// A stable key for grouping: the owner's type and the survivors' kinds and call sites —
     /// no serials, no addresses. `OrientationViewModel ← task Lab/OrientationViewModel.swift:46`.
     public var signature: String {

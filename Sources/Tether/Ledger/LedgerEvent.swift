@@ -24,18 +24,6 @@ public struct LedgerEvent: Sendable, Equatable {
     /// Free text, for notes.
     public let message: String?
 
-    public init(
-        time: Duration, kind: Kind, owner: OwnerID? = nil, entryKind: EntryKind? = nil, site: CallSite? = nil,
-        message: String? = nil
-    ) {
-        self.time = time
-        self.kind = kind
-        self.owner = owner
-        self.entryKind = entryKind
-        self.site = site
-        self.message = message
-    }
-
     /// One line for a log view: `cancelled task ViewModel#2 Orientation.swift:40`.
     public var summary: String {
         var parts: [String] = [kind.rawValue]

@@ -19,9 +19,7 @@ final class OwnerRecord: Sendable, LedgerListed {
 
     /// Live entries attributed to the owner, bound or not.
     private let liveEntries = Atomic<Int>(0)
-    private let awaitsVerdict = Atomic<Bool>(false)
-    private let isReleased = Atomic<Bool>(false)
-    private let isCountedEnding = Atomic<Bool>(false)
+    private let flags = Atomic<UInt8>(0)
     /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
     private let listIndex = Atomic<Int>(-1)
 
@@ -54,20 +52,24 @@ final class OwnerRecord: Sendable, LedgerListed {
     }
 
     /// Whether a leak verdict is queued for the owner.
-    var verdictPending: Bool {
-        get { awaitsVerdict.load(ordering: .relaxed) }
-        set { awaitsVerdict.store(newValue, ordering: .relaxed) }
-    }
-
+    var verdictPending: Bool { get { has(.verdictPending) } set { set(.verdictPending, newValue) } }
     /// Whether the owner's lifetime has deinitialized: the owner object is gone.
-    var released: Bool {
-        get { isReleased.load(ordering: .relaxed) }
-        set { isReleased.store(newValue, ordering: .relaxed) }
+    var released: Bool { get { has(.released) } set { set(.released, newValue) } }
+    /// Whether the owner is counted in ``LedgerSnapshot/Counters/ending``.
+    var countedEnding: Bool { get { has(.countedEnding) } set { set(.countedEnding, newValue) } }
+
+    private struct Flag: OptionSet {
+        let rawValue: UInt8
+        static let verdictPending = Flag(rawValue: 1)
+        static let released = Flag(rawValue: 2)
+        static let countedEnding = Flag(rawValue: 4)
     }
 
-    /// Whether the owner is counted in ``LedgerSnapshot/Counters/ending``.
-    var countedEnding: Bool {
-        get { isCountedEnding.load(ordering: .relaxed) }
-        set { isCountedEnding.store(newValue, ordering: .relaxed) }
+    private func has(_ flag: Flag) -> Bool { Flag(rawValue: flags.load(ordering: .relaxed)).contains(flag) }
+
+    private func set(_ flag: Flag, _ on: Bool) {
+        var current = Flag(rawValue: flags.load(ordering: .relaxed))
+        if on { current.insert(flag) } else { current.remove(flag) }
+        flags.store(current.rawValue, ordering: .relaxed)
     }
 }
