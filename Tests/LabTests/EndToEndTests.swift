@@ -1,9 +1,17 @@
 import Foundation
-import Glibc
 import TerminalUI
+import TerminalUITesting
 import Testing
 
-/// The real `tether-lab` on a pseudo-terminal (TerminalUI's `PseudoTerminal`): keys in, screen
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real `tether-lab` on a pseudo-terminal (TerminalUITesting's `PseudoTerminal`): keys in, screen
 /// out, the terminal restored. Every wait is a condition that waits until it holds, bounded by
 /// a timeout — except the idle check, whose point is a window in which nothing happens.
 @Suite(.serialized) struct EndToEndTests {

@@ -1,6 +1,7 @@
-import Lab
 import TerminalUI
 import Testing
+
+@testable import Lab
 
 @Suite struct KeyScriptTests {
     @Test func parsesNamesAndWaits() throws {

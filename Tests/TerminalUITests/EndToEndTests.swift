@@ -1,7 +1,15 @@
-import Glibc
+import TerminalUITesting
 import Testing
 
 @testable import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The built `tui-demo`, next to the test bundle (SwiftPM builds it: the test target depends on it).
 private func demoPath() -> String {

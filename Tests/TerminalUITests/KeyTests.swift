@@ -17,12 +17,22 @@ import Testing
         }
     }
 
-    @Test func unknownNamesAreNil() {
+    @Test func unknownNamesAreNil() throws {
         for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] {
             #expect(Key(name: name) == nil, "\(name)")
         }
-        #expect(Key.parse("1 r Bogus") == .failure(UnknownKeyName(name: "Bogus")))
-        #expect(Key.parse("1 r  Esc") == .success([.character("1"), .character("r"), .escape]))
+        #expect(throws: KeyScriptError("unknown key name \"Bogus\"")) { try KeyScript.parse("1 r Bogus") }
+        #expect(
+            try KeyScript.parse("1 r  Esc") == [.key(.character("1")), .key(.character("r")), .key(.escape)])
+    }
+
+    @Test func navigationKeysMoveByStepPageOrAllTheWay() {
+        #expect(Key.up.navigationStep(page: 5, limit: 9) == -1)
+        #expect(Key.character("j").navigationStep(page: 5, limit: 9) == 1)
+        #expect(Key.pageDown.navigationStep(page: 5, limit: 9) == 5)
+        #expect(Key.home.navigationStep(page: 5, limit: 9) == -9)
+        #expect(Key.end.navigationStep(page: 5, limit: 9) == 9)
+        #expect(Key.character("x").navigationStep(page: 5, limit: 9) == nil)
     }
 
     @Test func decodesControlBytes() {
