@@ -46,6 +46,9 @@ protocol ScenarioContent: AnyObject {
     func statusLines(style: LabStyle) -> [Line]
     /// Paints what fills the rest of the sheet (a log, progress bars). The default paints nothing.
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle)
+    /// The rows the body needs to say something; the sheet gives up its explanation for them
+    /// when the terminal is short. The default, for no body, is 0.
+    var bodyRows: Int { get }
     /// The sheet's own keys, shown in the footer before the lab's. The default has none.
     var keyHints: [KeyHint] { get }
     /// Handles a key while the sheet is on top; returns true when it did (the sheet then asks
@@ -55,6 +58,7 @@ protocol ScenarioContent: AnyObject {
 
 extension ScenarioContent {
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {}
+    var bodyRows: Int { 0 }
     var keyHints: [KeyHint] { [] }
     func handle(_ key: Key, context: ScreenContext) -> Bool { false }
 }

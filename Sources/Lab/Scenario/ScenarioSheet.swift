@@ -47,11 +47,16 @@ final class ScenarioSheet: Screen {
                 TextSpan(scenario.pattern, style: theme.accent),
                 TextSpan(" — \(scenario.origin)", style: theme.dimmed),
             ]),
-            Line(scenario.explanation(for: mode), style: mode == .bound ? theme.dimmed : style.leaky),
+            Line(scenario.explanation(for: mode), style: mode == .bound ? theme.dimmed : theme.warning),
         ]
-        // Short of room, the status stays and the explanation goes: the keys still teach.
-        if height(of: head + [""] + status, width: inner.width) > inner.height { head = [] }
-        let top = head.isEmpty ? status : head + [""] + status
+        // Short of room, the status and the body stay and the head goes, the pattern's line first:
+        // the keys still teach.
+        let body = content.bodyRows > 0 ? 1 + content.bodyRows : 0
+        var top = head + [""] + status
+        while !head.isEmpty, height(of: top, width: inner.width) + body > inner.height {
+            head.removeFirst()
+            top = head.isEmpty ? status : head + [""] + status
+        }
         let parts = inner.rows([.fixed(height(of: top, width: inner.width)), .fixed(1), .fill()])
         Paragraph(top, style: theme.text).render(into: &buffer, area: parts[0])
         content.renderBody(into: &buffer, area: parts[2], style: style)

@@ -33,6 +33,9 @@ extension AsyncSinkViewModel: ScenarioContent {
         ]
     }
 
+    /// At least three bars.
+    var bodyRows: Int { 3 }
+
     /// One progress bar per rotation's work, the latest at the bottom.
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {
         guard !jobs.isEmpty else {

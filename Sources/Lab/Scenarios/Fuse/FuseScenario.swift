@@ -35,6 +35,9 @@ extension ForwarderViewModel: ScenarioContent {
             + consumer.subscriptions.suffix(3).map { describe($0, style: style) }
     }
 
+    /// At least the log's title and three lines.
+    var bodyRows: Int { 4 }
+
     /// The consumer's log, which outlives the sheet.
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {
         let parts = area.rows([.fixed(1), .fill()])

@@ -51,6 +51,9 @@ extension LifecycleViewModel: ScenarioContent {
         ]
     }
 
+    /// At least three lines of history.
+    var bodyRows: Int { 3 }
+
     /// What happened, newest last.
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {
         LogView(history.items.map { Line("· " + $0) }, style: style.theme.dimmed).render(

@@ -51,6 +51,9 @@ extension ObservedViewModel: ScenarioContent {
         return [keys, values, Line("")] + observationRows(style: style)
     }
 
+    /// At least the log's title and two lines.
+    var bodyRows: Int { 3 }
+
     /// The will/did log.
     func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {
         let parts = area.rows([.fixed(1), .fill()])
