@@ -11,9 +11,15 @@ BENCH_RUNS  ?= 3
 
 .PHONY: run build test tsan lint docs bench soak memcheck clean deps
 
-# One line, not a compiler error page, when the ncurses headers are missing.
+# One line, not a compiler error page, when the ncurses headers are missing. On macOS they come
+# with Xcode's command line tools, in the SDK.
 deps:
-	@if [ ! -f /usr/include/ncurses.h ] && ! pkg-config --exists ncursesw 2>/dev/null; then \
+	@if [ "$$(uname -s)" = Darwin ]; then \
+	  if [ ! -f "$$(xcrun --show-sdk-path 2>/dev/null)/usr/include/ncurses.h" ]; then \
+	    echo "tether: the ncurses headers are missing — install Xcode's command line tools: xcode-select --install" >&2; \
+	    exit 1; \
+	  fi; \
+	elif [ ! -f /usr/include/ncurses.h ] && ! pkg-config --exists ncursesw 2>/dev/null; then \
 	  echo "tether: libncurses-dev is missing — install it with: sudo apt-get install libncurses-dev" >&2; \
 	  exit 1; \
 	fi

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Tether", targets: ["Tether"]),
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
         .executable(name: "tether-lab", targets: ["tether-lab"]),
     ],
     dependencies: [
@@ -23,9 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
-        // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
-        // are ones SwiftPM refuses (a warning on every build), and its library needs none of
-        // them. shim.h names the package when the headers are missing.
+        // ncurses from the system, found without pkg-config: its flags are ones SwiftPM refuses
+        // (a warning on every build), and its library needs none of them. shim.h names the
+        // package when the headers are missing. TerminalUI links it, per platform.
         .systemLibrary(name: "CNcurses"),
         .target(
             name: "Tether",
@@ -37,13 +38,21 @@ let package = Package(
         .target(name: "TetherTesting", dependencies: ["Tether"]),
         .target(
             name: "TerminalUI",
-            dependencies: ["Tether", "CNcurses"]),
+            dependencies: ["Tether", "CNcurses"],
+            linkerSettings: [
+                // Debian's libncurses-dev: the wide-character library is ncursesw. macOS's ncurses
+                // (Xcode's command line tools) has the wide-character calls under its plain name.
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]),
+        .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
         .target(
             name: "Lab",
             dependencies: ["Tether", "TerminalUI"],
             resources: [
                 .embedInCode("Resources/help.txt"),
                 .embedInCode("Resources/keymap.txt"),
+                .embedInCode("Resources/scenarios.txt"),
                 .embedInCode("Resources/scripts/bound-orientation.keys"),
                 .embedInCode("Resources/scripts/leaky-orientation.keys"),
                 .embedInCode("Resources/scripts/tour.keys"),
@@ -62,8 +71,11 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether", "tether-lab"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "Tether", "tui-demo"]),
+        .testTarget(
+            name: "LabTests",
+            dependencies: ["Lab", "TerminalUI", "TerminalUITesting", "Tether", "tether-lab"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,8 @@ let package = Package(
         suite("Delivery"),
         suite("Lifetimes"),
         suite("Tasks"),
-        // As the root package's CNcurses: ncursesw without pkg-config, whose flags SwiftPM refuses.
+        // As the root package's CNcurses: ncurses without pkg-config, whose flags SwiftPM refuses.
+        // Its users also use TerminalUI, which links the library for each platform.
         .systemLibrary(name: "CBenchCurses", path: "CBenchCurses"),
         suite("Frames", extra: ["CBenchCurses", .product(name: "TerminalUI", package: "Tether")]),
         // Not a suite: replays one operation for callgrind (README.md, "Profiling a miss").

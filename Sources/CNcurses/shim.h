@@ -1,10 +1,14 @@
 #ifndef CNCURSES_SHIM_H
 #define CNCURSES_SHIM_H
 // The C side of TerminalUI's ncurses backend: what Swift cannot call directly (macros,
-// variadics, attribute and mouse constants, line drawing), plus the async-signal-safe
-// terminal restore. Every symbol is prefixed `cncurses_`; only `NcursesBackend` and the
+// variadics, attribute and mouse constants), plus the async-signal-safe terminal restore.
+// ncursesw on Linux, the system's ncurses (wide-character capable) on macOS; the library is
+// linked by TerminalUI's target, per platform. Every symbol is prefixed `cncurses_`; only `NcursesBackend` and the
 // terminal-restore code in TerminalUI use them.
 #define NCURSES_WIDECHAR 1
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE 1  // pthread_main_np beside the X/Open declarations
+#endif
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
@@ -15,14 +19,16 @@
 #if __has_include(<ncurses.h>)
 #include <ncurses.h>
 #else
-#error "the ncurses headers are missing: install them with `sudo apt-get install libncurses-dev`"
+#error "the ncurses headers are missing: `sudo apt-get install libncurses-dev` (Debian, Ubuntu) or `xcode-select --install` (macOS)"
 #endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#ifdef __linux__
 #include <sys/syscall.h>
+#endif
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -35,7 +41,7 @@ static inline int cncurses_setup_locale(void) {
     setlocale(LC_ALL, "");
     const char *cs = nl_langinfo(CODESET);
     if (cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0)) return 1;
-    if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "C.utf8")) {
+    if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "C.utf8") || setlocale(LC_CTYPE, "UTF-8")) {
         cs = nl_langinfo(CODESET);
         return cs && strcmp(cs, "UTF-8") == 0;
     }
@@ -46,13 +52,6 @@ static inline SCREEN *cncurses_newterm_stdio(void) { return newterm(NULL, stdout
 static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
 static inline int cncurses_lines(void) { return LINES; }
 static inline int cncurses_cols(void) { return COLS; }
-static inline void cncurses_getmaxyx(WINDOW *w, int *y, int *x) {
-    int yy, xx;
-    getmaxyx(w, yy, xx);
-    *y = yy;
-    *x = xx;
-}
-static inline WINDOW *cncurses_stdscr(void) { return stdscr; }
 static inline int cncurses_keypad(int on) { return keypad(stdscr, on ? TRUE : FALSE); }
 static inline int cncurses_nodelay(int on) { return nodelay(stdscr, on ? TRUE : FALSE); }
 static inline int cncurses_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
@@ -60,8 +59,16 @@ static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cncurses_ok(void) { return OK; }
 static inline int cncurses_err(void) { return ERR; }
 
-/// 1 when the calling OS thread is the process's main thread (its thread id is the pid).
-static inline int cncurses_is_main_thread(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }
+/// 1 when the calling OS thread is the process's main thread.
+static inline int cncurses_is_main_thread(void) {
+#if defined(__APPLE__)
+    return pthread_main_np() != 0;
+#elif defined(__linux__)
+    return (pid_t)syscall(SYS_gettid) == getpid();  // the main thread's id is the pid
+#else
+    return 1;  // no way to tell: the debug check passes
+#endif
+}
 
 // MARK: - Attributes and colors
 
@@ -88,35 +95,20 @@ static inline int cncurses_mvaddnstr(int y, int x, const char *s, int n) { retur
 /// as they are: no wrapping, no control characters, the window's attributes are not applied,
 /// the cursor stays at (y, x). Far cheaper than `mvaddnstr`, which renders one byte at a time.
 static inline int cncurses_mvaddchnstr(int y, int x, const chtype *s, int n) { return mvaddchnstr(y, x, s, n); }
-/// Writes a NUL-terminated UTF-8 string at (y, x).
-static inline int cncurses_mvaddstr_utf8(int y, int x, const char *s) { return mvaddstr(y, x, s); }
 static inline int cncurses_move(int y, int x) { return move(y, x); }
 static inline int cncurses_wnoutrefresh(void) { return wnoutrefresh(stdscr); }
 static inline int cncurses_clearok(int on) { return clearok(curscr, on ? TRUE : FALSE); }
 
-// MARK: - Line drawing (ACS)
-
-static inline chtype cncurses_acs_hline(void) { return ACS_HLINE; }
-static inline chtype cncurses_acs_vline(void) { return ACS_VLINE; }
-static inline chtype cncurses_acs_ulcorner(void) { return ACS_ULCORNER; }
-static inline chtype cncurses_acs_urcorner(void) { return ACS_URCORNER; }
-static inline chtype cncurses_acs_llcorner(void) { return ACS_LLCORNER; }
-static inline chtype cncurses_acs_lrcorner(void) { return ACS_LRCORNER; }
-static inline const cchar_t *cncurses_wacs_hline(void) { return WACS_HLINE; }
-static inline const cchar_t *cncurses_wacs_vline(void) { return WACS_VLINE; }
-
 // MARK: - Mouse
 
-static inline mmask_t cncurses_mouse_mask_default(void) {
-    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON4_PRESSED
-#ifdef BUTTON5_PRESSED
-           | BUTTON5_PRESSED
-#endif
-        ;
-}
+/// Reports presses, releases and clicks of the left button, right presses and wheel steps.
 static inline int cncurses_enable_mouse(void) {
+    mmask_t wanted = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    wanted |= BUTTON5_PRESSED;
+#endif
     mmask_t old = 0;
-    return mousemask(cncurses_mouse_mask_default(), &old) != 0;
+    return mousemask(wanted, &old) != 0;
 }
 /// Reads the pending mouse event. kind: 1 press, 2 release, 3 click, 4 wheel up, 5 wheel down,
 /// 6 right press, 0 other. Returns OK or ERR.
@@ -299,9 +291,6 @@ static inline void cncurses_reraise(int signo) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(signo);
 }
-
-/// Ignores `signo` (so ncurses does not install its own SIGWINCH handler).
-static inline void cncurses_signal_ignore(int signo) { signal(signo, SIG_IGN); }
 
 /// Reads the window size of `fd`; returns 0 on success.
 static inline int cncurses_window_size(int fd, int *rows, int *cols) {

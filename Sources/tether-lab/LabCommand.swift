@@ -1,8 +1,10 @@
 import ArgumentParser
 import Lab
+import TerminalUI
 
-/// `tether-lab`'s options. Parsed with swift-argument-parser; `main.swift` maps every parse
-/// error to one line on stderr and exit code 2.
+/// `tether-lab`'s options. Parsed with swift-argument-parser, which reports bad values and bad
+/// combinations itself; `main.swift` prints the first line of its error on stderr, with exit
+/// code 2.
 struct LabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tether-lab",
@@ -32,8 +34,8 @@ struct LabCommand: ParsableCommand {
     @Flag(help: "Run without a terminal, on an in-memory screen.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Screen size for --headless.", valueName: "WxH"))
-    var size: String?
+    @Option(help: ArgumentHelp("Screen size for --headless (default 120x40).", valueName: "WxH"))
+    var size: ScreenSize?
 
     @Option(help: ArgumentHelp("Keys to press, e.g. \"1 r r Esc wait:400\".", valueName: "keys"))
     var keys: String?
@@ -43,8 +45,8 @@ struct LabCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What to print at the end of a headless run: json or screen.", valueName: "json|screen"))
-    var dump: String?
+            "What to print at the end of a headless run (default json).", valueName: "json|screen"))
+    var dump: DumpFormat?
 
     @Option(
         help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N")
@@ -54,10 +56,58 @@ struct LabCommand: ParsableCommand {
     @Option(
         name: .customLong("soak-modes"),
         help: ArgumentHelp(
-            "Which modes the soak runs: bound, leaky or both (default). Under valgrind, run bound: "
-                + "leaky mode's cycles are leaks on purpose.", valueName: "bound|leaky|both"))
-    var soakModes: String?
+            "Which modes the soak runs (default both); under valgrind, bound: leaky cycles leak on purpose.",
+            valueName: "bound|leaky|both"))
+    var soakModes: SoakModes?
 
     @Flag(help: "Skip the soak's RSS growth check (meaningless under valgrind).")
     var noRSSCheck = false
+
+    func validate() throws {
+        if let soak {
+            guard soak > 0 else {
+                throw ValidationError("bad --soak count \(soak) (expected a positive number)")
+            }
+            guard keys == nil, script == nil, dump == nil else {
+                throw ValidationError("--soak runs by itself; it takes no --keys, --script or --dump")
+            }
+        } else if soakModes != nil || noRSSCheck {
+            throw ValidationError("--soak-modes and --no-rss-check go with --soak")
+        }
+        if !headless, soak == nil, size != nil || keys != nil || script != nil || dump != nil {
+            throw ValidationError("--size, --keys, --script and --dump need --headless")
+        }
+        if keys != nil, script != nil { throw ValidationError("give --keys or --script, not both") }
+    }
+}
+
+/// `--size WxH`: the headless screen, each side from 1 to 1000 cells.
+struct ScreenSize: ExpressibleByArgument {
+    let size: Size
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w),
+            (1...1000).contains(h)
+        else { return nil }
+        size = Size(width: w, height: h)
+    }
+}
+
+/// `--dump json|screen`: what a headless run prints at its end.
+enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, screen
+}
+
+/// `--soak-modes bound|leaky|both`.
+enum SoakModes: String, ExpressibleByArgument, CaseIterable {
+    case bound, leaky, both
+
+    var modes: [Mode] {
+        switch self {
+        case .bound: [.bound]
+        case .leaky: [.leaky]
+        case .both: [.bound, .leaky]
+        }
+    }
 }

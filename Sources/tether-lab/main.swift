@@ -5,7 +5,6 @@
 // ncurses call must stay on the main OS thread.
 import ArgumentParser
 import Foundation
-import Glibc
 import Lab
 import TerminalUI
 import Tether
@@ -40,71 +39,46 @@ do {
 let scenarios = Scenarios.all
 let environmentVariables = Terminal.environment
 
-if let n = command.soak {
-    guard n > 0 else { fail("bad --soak count \(n) (expected a positive number)") }
-    guard command.keys == nil, command.script == nil, command.dump == nil else {
-        fail("--soak runs by itself; it takes no --keys, --script or --dump")
-    }
-    let modes: [Mode]
-    switch command.soakModes ?? "both" {
-    case "both": modes = [.bound, .leaky]
-    case "bound": modes = [.bound]
-    case "leaky": modes = [.leaky]
-    case let other: fail("bad --soak-modes \"\(other)\" (expected bound, leaky or both)")
-    }
+if let cycles = command.soak {
+    let modes = (command.soakModes ?? .both).modes
     let checkRSS = !command.noRSSCheck
     runOnMainActor {
-        let report = await Soak.run(cycles: n, scenarios: scenarios, modes: modes, checkRSS: checkRSS)
+        let report = await Soak.run(cycles: cycles, scenarios: scenarios, modes: modes, checkRSS: checkRSS)
         for line in report.lines { print(line) }
         return report.passed ? 0 : 1
     }
 }
 
-if command.soakModes != nil || command.noRSSCheck {
-    fail("--soak-modes and --no-rss-check go with --soak")
-}
-
 if command.headless {
-    var size = Size(width: 120, height: 40)
-    if let text = command.size {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...1000).contains(w),
-            (1...1000).contains(h)
-        else { fail("bad size \"\(text)\" (expected WxH, e.g. 120x40)") }
-        size = Size(width: w, height: h)
-    }
-    let output = command.dump ?? "json"
-    guard output == "json" || output == "screen" else {
-        fail("bad --dump \"\(output)\" (expected json or screen)")
-    }
-    guard command.keys == nil || command.script == nil else { fail("give --keys or --script, not both") }
-    var steps: [KeyStep] = []
+    let size = command.size?.size ?? Size(width: 120, height: 40)
+    let output = command.dump ?? .json
+    let steps: [KeyStep]
     do {
-        if let keys = command.keys { steps = try KeyScript.parse(keys) }
         if let path = command.script {
+            let bundled = path.contains("/") ? nil : LabResources.script(named: path)
             let text: String
-            if let bundled = LabResources.script(named: path), !path.contains("/"), access(path, F_OK) != 0 {
+            if let bundled, !FileManager.default.fileExists(atPath: path) {
                 text = bundled
             } else {
-                guard let data = FileReader.read(path) else { fail("cannot read script \"\(path)\"") }
-                text = data
+                guard let file = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    fail("cannot read script \"\(path)\"")
+                }
+                text = file
             }
             steps = try KeyScript.parse(text, comments: true)
+        } else {
+            steps = try KeyScript.parse(command.keys ?? "")
         }
     } catch {
         fail(error.description)
     }
     let theme = Theme.fromEnvironment(environmentVariables)
-    runOnMainActor { [steps, size] in
+    runOnMainActor {
         let lab = HeadlessLab(size: size, scenarios: scenarios, theme: theme)
         await lab.run(steps)
-        print(output == "json" ? lab.json() : lab.screenText)
+        print(output == .json ? lab.json() : lab.screenText)
         return 0
     }
-}
-
-if command.size != nil || command.keys != nil || command.script != nil || command.dump != nil {
-    fail("--size, --keys, --script and --dump need --headless")
 }
 
 if let message = Terminal.requireTTY(program: "tether-lab") {

@@ -6,10 +6,17 @@
 // `runMain()`: a negative control for the tests (ncurses then runs on worker threads, which
 // the backend's debug check catches).
 import Dispatch
-import Glibc
 import Synchronization
 import TerminalUI
 import Tether
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Bumped by background tasks; read when the home screen renders. Atomic, so Sendable.
 final class BackgroundTicks: Sendable {
@@ -29,7 +36,7 @@ final class CounterScreen: Screen {
         let block = Block(title: "Counter", theme: theme)
         block.render(into: &buffer, area: area)
         let text: [Line] = [
-            Line([Span("count: "), Span("\(count)", style: theme.accent)]),
+            Line([TextSpan("count: "), TextSpan("\(count)", style: theme.accent)]),
             Line("last sheet result: \(lastResult)"),
             Line("wide: 中文 😀"),
             Line("background: \(ticks.count.load(ordering: .relaxed))"),
@@ -106,10 +113,12 @@ var theme = Theme.fromEnvironment(environment)
 if arguments.first == "--headless" {
     var keys: [Key] = []
     if let i = arguments.firstIndex(of: "--keys"), i + 1 < arguments.count {
-        switch Key.parse(arguments[i + 1]) {
-        case .success(let k): keys = k
-        case .failure(let e):
-            Terminal.printError("tui-demo: \(e)")
+        do {
+            keys = try KeyScript.parse(arguments[i + 1]).compactMap { step in
+                if case .key(let key) = step { key } else { nil }
+            }
+        } catch {
+            Terminal.printError("tui-demo: \(error)")
             exit(2)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Lab
 import Testing
+
+@testable import Lab
 
 /// The real binary's command line: flags, output, exit codes, one-line errors.
 @Suite struct CLITests {
@@ -68,11 +69,12 @@ import Testing
         ),
         (
             ["--headless", "--size", "12"],
-            "tether-lab: bad size \"12\" (expected WxH, e.g. 120x40) (see --help)"
+            "tether-lab: the value '12' is invalid for '--size <WxH>' (see --help)"
         ),
         (
             ["--headless", "--dump", "xml"],
-            "tether-lab: bad --dump \"xml\" (expected json or screen) (see --help)"
+            "tether-lab: the value 'xml' is invalid for '--dump <json|screen>'. Please provide one of 'json' "
+                + "and 'screen'. (see --help)"
         ),
         (
             ["--headless", "--script", "/no/such.keys"],
@@ -83,9 +85,14 @@ import Testing
         (["--soak", "0"], "tether-lab: bad --soak count 0 (expected a positive number) (see --help)"),
         (
             ["--soak", "1", "--soak-modes", "some"],
-            "tether-lab: bad --soak-modes \"some\" (expected bound, leaky or both) (see --help)"
+            "tether-lab: the value 'some' is invalid for '--soak-modes <bound|leaky|both>'. Please provide one "
+                + "of 'bound', 'leaky' or 'both'. (see --help)"
         ),
         (["--no-rss-check"], "tether-lab: --soak-modes and --no-rss-check go with --soak (see --help)"),
+        (
+            ["--headless", "--keys", "1", "--script", "tour"],
+            "tether-lab: give --keys or --script, not both (see --help)"
+        ),
     ])
     func badInputIsOneLineAndExitCode2(arguments: [String], line: String) throws {
         let r = try LabBinary.run(arguments)

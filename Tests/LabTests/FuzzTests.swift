@@ -1,7 +1,8 @@
-import Lab
 import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// A seeded random-key fuzz of the headless lab over the real scenarios, their own keys
 /// included: it must never crash, and in bound mode nothing may be left after `q`.

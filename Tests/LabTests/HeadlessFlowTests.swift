@@ -1,8 +1,9 @@
 import Foundation
-import Lab
 import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Whole-lab flows on the in-memory backend, through the same keys a user presses.
 @MainActor
@@ -172,9 +173,9 @@ import Tether
     @Test func narrowTerminalPutsTheInspectorBelow() async throws {
         let lab = try await runLab("1", size: Size(width: 80, height: 24))
         let lines = lab.backend.trimmedTextLines
-        let scenarios = try #require(lines.firstIndex { $0.contains("Scenarios") })
+        let sheet = try #require(lines.firstIndex { $0.contains("Fake 1 (bound)") })
         let inspector = try #require(lines.firstIndex { $0.contains("Inspector") })
-        #expect(inspector > scenarios)
+        #expect(inspector > sheet)
     }
 
     @Test func footerShowsTheKeysThatWorkHere() async throws {

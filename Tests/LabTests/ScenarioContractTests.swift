@@ -1,8 +1,9 @@
 import Foundation
-import Lab
 import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// What every scenario must hold (the "What the tests must hold"): run against the
 /// real scenarios (``Scenarios/all``), and against a test double so the checks themselves are

@@ -88,10 +88,10 @@ import Testing
 
 @Suite struct LayoutTests {
     @Test func splitsByFixedPercentageAndFill() {
-        #expect(Layout.lengths([.fixed(3), .percentage(50), .fill()], total: 20) == [3, 10, 7])
-        #expect(Layout.lengths([.fill(1), .fill(2)], total: 10) == [3, 7])
-        #expect(Layout.lengths([.fixed(8), .fixed(8)], total: 10) == [8, 2])
-        #expect(Layout.lengths([.fixed(3), .fill()], total: 0) == [0, 0])
+        #expect(Split.lengths([.fixed(3), .percentage(50), .fill()], total: 20) == [3, 10, 7])
+        #expect(Split.lengths([.fill(1), .fill(2)], total: 10) == [3, 7])
+        #expect(Split.lengths([.fixed(8), .fixed(8)], total: 10) == [8, 2])
+        #expect(Split.lengths([.fixed(3), .fill()], total: 0) == [0, 0])
     }
 
     @Test func splitsRectsInOrderWithSpacing() {

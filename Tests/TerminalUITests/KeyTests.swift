@@ -17,12 +17,22 @@ import Testing
         }
     }
 
-    @Test func unknownNamesAreNil() {
+    @Test func unknownNamesAreNil() throws {
         for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] {
             #expect(Key(name: name) == nil, "\(name)")
         }
-        #expect(Key.parse("1 r Bogus") == .failure(UnknownKeyName(name: "Bogus")))
-        #expect(Key.parse("1 r  Esc") == .success([.character("1"), .character("r"), .escape]))
+        #expect(throws: KeyScriptError("unknown key name \"Bogus\"")) { try KeyScript.parse("1 r Bogus") }
+        #expect(
+            try KeyScript.parse("1 r  Esc") == [.key(.character("1")), .key(.character("r")), .key(.escape)])
+    }
+
+    @Test func navigationKeysMoveByStepPageOrAllTheWay() {
+        #expect(Key.up.navigationStep(page: 5, limit: 9) == -1)
+        #expect(Key.character("j").navigationStep(page: 5, limit: 9) == 1)
+        #expect(Key.pageDown.navigationStep(page: 5, limit: 9) == 5)
+        #expect(Key.home.navigationStep(page: 5, limit: 9) == -9)
+        #expect(Key.end.navigationStep(page: 5, limit: 9) == 9)
+        #expect(Key.character("x").navigationStep(page: 5, limit: 9) == nil)
     }
 
     @Test func decodesControlBytes() {
@@ -50,5 +60,31 @@ import Testing
         #expect(NcursesBackend.key(forKeyCode: 0o407) == .backspace)
         #expect(NcursesBackend.key(forKeyCode: 0o541) == .backTab)
         #expect(NcursesBackend.key(forKeyCode: 0o632) == nil)  // KEY_RESIZE is an event, not a key
+    }
+}
+
+/// The one parser of key sequences: names, waits, and comments in scripts.
+@Suite struct KeyScriptTests {
+    @Test func parsesNamesAndWaits() throws {
+        let steps = try KeyScript.parse("1 r  Enter\tEsc Up Down Left Right Tab Space wait:400 ? q")
+        #expect(
+            steps == [
+                .key(.character("1")), .key(.character("r")), .key(.enter), .key(.escape), .key(.up),
+                .key(.down),
+                .key(.left), .key(.right), .key(.tab), .key(.character(" ")), .wait(.milliseconds(400)),
+                .key(.character("?")), .key(.character("q")),
+            ])
+    }
+
+    @Test func scriptsHaveCommentsAndLines() throws {
+        let steps = try KeyScript.parse("# a comment\n1 r # rotate\n\nEsc\n", comments: true)
+        #expect(steps == [.key(.character("1")), .key(.character("r")), .key(.escape)])
+        #expect(try KeyScript.parse("#") == [.key(.character("#"))], "outside scripts # is a key")
+    }
+
+    @Test func unknownNamesAndBadWaitsAreNamed() {
+        #expect(throws: KeyScriptError("unknown key name \"Foo\"")) { try KeyScript.parse("1 Foo r") }
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait:soon") }
+        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait:-5") }
     }
 }

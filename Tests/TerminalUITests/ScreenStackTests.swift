@@ -42,8 +42,14 @@ final class RecordingScreen: Screen {
     }
 
     var keyHints: [KeyHint] { [KeyHint("x", id)] }
-    func cancelTasks() { recorder.events.append("\(id).cancelTasks") }
-    func endSubscriptions() { recorder.events.append("\(id).endSubscriptions") }
+}
+
+extension ScreenStack {
+    /// Records each teardown step in `recorder`, beside the lifecycle events.
+    func recordingTeardown(in recorder: Recorder) -> ScreenStack {
+        onTeardown = { recorder.events.append("\($0.screenID).\($0.step)") }
+        return self
+    }
 }
 
 @MainActor
@@ -62,7 +68,7 @@ final class RecordingScreen: Screen {
     @Test func dismissTearsDownInTheFixedOrderAndDeliversTheResult() {
         let r = Recorder()
         let home = RecordingScreen("home", recorder: r)
-        let stack = ScreenStack(root: home)
+        let stack = ScreenStack(root: home).recordingTeardown(in: r)
         var result: String?
         stack.present(RecordingScreen("sheet", recorder: r)) { result = $0 as? String }
         r.events = []
@@ -70,8 +76,8 @@ final class RecordingScreen: Screen {
         #expect(
             r.events == [
                 "sheet.cancelTasks", "sheet.started", "sheet.created", "sheet.endSubscriptions",
-                "sheet.destroyed",
-                "sheet.lifetimeEnded", "home.resumed",
+                "sheet.destroyed", "sheet.lifetimeEnded", "sheet.dismissChildren", "sheet.release",
+                "home.resumed",
             ])
         #expect(
             stack.teardownLog == [

@@ -40,9 +40,8 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
 
     @Test func widgetsSurviveZeroSizeAndOneByOne() {
         let widgets: [any Widget] = [
-            Paragraph("hello"), Block(title: "t"), ListView(["a", "b"]), Gauge(ratio: 0.5),
+            Paragraph("hello"), Block(title: "t"), ListView(["a", "b"]), ProgressBar(ratio: 0.5),
             LogView(["x", "y"]), KeyHintBar([KeyHint("q", "quit")]),
-            Table(header: ["a"], rows: [["1"]], widths: [.fill()]),
         ]
         for w in widgets {
             #expect(render(w, width: 0, height: 0) == [])
@@ -64,20 +63,13 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
         #expect(b.textLines == ["> a   ", "  b   "])
     }
 
-    @Test func tableLaysOutColumns() {
-        let t = Table(
-            header: ["Name", "N"], rows: [["alpha", "1"], ["beta", "22"]], widths: [.fixed(4), .fill()],
-            selected: 1)
-        #expect(render(t, width: 8, height: 3) == ["Name N  ", "alph 1  ", "beta 22 "])
-    }
-
-    @Test func gaugeFillsProportionallyWithCenteredLabel() {
+    @Test func progressBarFillsProportionallyWithCenteredLabel() {
         var b = Buffer(size: Size(width: 10, height: 1))
-        Gauge(ratio: 0.5).render(into: &b, area: b.area)
+        ProgressBar(ratio: 0.5).render(into: &b, area: b.area)
         #expect(b.textLines == ["   50%    "])
         #expect(b.style(x: 4, y: 0) == .reverse)
         #expect(b.style(x: 5, y: 0) == .plain)
-        #expect(render(Gauge(ratio: 2, label: "done"), width: 4, height: 1) == ["done"])
+        #expect(render(ProgressBar(ratio: 2, label: "done"), width: 4, height: 1) == ["done"])
     }
 
     @Test func logViewShowsTheTailOrScrollsBack() {
@@ -92,5 +84,6 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
         let bar = KeyHintBar([KeyHint("q", "quit"), KeyHint("Esc", "back")])
         #expect(render(bar, width: 16, height: 1) == ["q quit  Esc back"])
         #expect(render(bar, width: 10, height: 1) == ["q quit    "])
+        #expect(KeyHintBar.width(of: [KeyHint("q", "quit"), KeyHint("Esc", "back")]) == 16)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import TerminalUI
 
 /// The lab's keys as `Resources/keymap.txt` lists them: the source of the footer's hints and
-/// of the help's key table.
+/// of the help's key table. Global keys are named as `--keys` names them, and read by the same
+/// parser (`Key(name:)`) when the lab registers them.
 ///
 /// A plain value: `Sendable`.
 public struct KeyMap: Sendable, Equatable {
@@ -67,12 +68,9 @@ public struct KeyMap: Sendable, Equatable {
     /// The bindings that work in `context`, in file order.
     public func bindings(in context: Context) -> [Binding] { bindings.filter { $0.context == context } }
 
-    /// Footer hints for `context`, followed by the global ones unless `includingGlobal` is false.
-    public func hints(for context: Context, includingGlobal: Bool = true) -> [KeyHint] {
-        let own = context == .global ? [] : bindings(in: context).map { KeyHint($0.key, $0.hint) }
-        return own
-            + (includingGlobal || context == .global
-                ? bindings(in: .global).map { KeyHint($0.key, $0.hint) } : [])
+    /// Footer hints for `context`, in file order (the global keys' hints are the application's).
+    public func hints(for context: Context) -> [KeyHint] {
+        bindings(in: context).map { KeyHint($0.key, $0.hint) }
     }
 
     /// The help's key table: one aligned line per binding, grouped by context.

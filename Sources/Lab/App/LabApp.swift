@@ -2,7 +2,8 @@ import TerminalUI
 import Tether
 
 /// Tether Lab: the home screen, the scenarios presented over it as sheets, the global keys, and
-/// a frame of header, stack, inspector and footer — on any `Backend`.
+/// the frame's parts — the header with the device, the inspector beside the stack, the footer's
+/// hints — on any `Backend`.
 ///
 /// The same object runs interactively (on an `NcursesBackend`, `application.run()`) and
 /// headless (on a `TestBackend`, driven by ``HeadlessLab``). Global keys: `r` rotates, `m`
@@ -28,11 +29,13 @@ public final class LabApp {
     /// The scenarios home lists (``Scenarios/all`` unless a test injects others).
     public let scenarios: [Scenario]
     public let keyMap: KeyMap
+    /// Whether the inspector panel is shown (`i` toggles it).
+    public private(set) var showsInspector = true
     /// How many times `environment.onChange` fired: headless runs watch it to know when work
     /// triggered by a key has settled.
     public private(set) var changeCount = 0
 
-    let inspector = InspectorPanel()
+    let inspector = Inspector()
     private let home: HomeScreen
     private var ledgerSubscription: AnyCancellable?
 
@@ -50,12 +53,10 @@ public final class LabApp {
         self.scenarios = scenarios.sorted { $0.number < $1.number }
         self.keyMap = keyMap
         home = HomeScreen(scenarios: self.scenarios, environment: environment)
-        let root = HostedScreen(home, role: .home, lab: nil)
-        application = Application(backend: backend, root: root, theme: theme, minimumSize: LabApp.minimumSize)
-        application.showsFooter = false
-        root.lab = self
+        application = Application(backend: backend, root: home, theme: theme, minimumSize: LabApp.minimumSize)
         home.onPresent = { [weak self] scenario in self?.present(scenario) }
         registerGlobalKeys()
+        installFrame()
         application.stack.onTeardown = { [weak self] event in self?.noteTeardown(event) }
         ledgerSubscription = environment.ledger.onChange { [weak application] in application?.requestRedraw()
         }
@@ -74,8 +75,7 @@ public final class LabApp {
         let mode = environment.mode
         environment.ledger.note("presented \(scenario.id) (\(mode.rawValue))")
         environment.recording {
-            let screen = scenario.make(mode, environment)
-            application.stack.present(HostedScreen(screen, role: .scenario(mode: mode), lab: self))
+            application.stack.present(ScenarioSheet(scenario, mode: mode, environment: environment))
         }
         application.setNeedsDisplay()
     }
@@ -96,18 +96,17 @@ public final class LabApp {
 
     /// Shows or hides the inspector panel.
     public func toggleInspector() {
-        environment.showsInspector.toggle()
+        showsInspector.toggle()
         application.setNeedsDisplay()
     }
 
     /// Opens the help overlay over the stack (or closes it when it is on top).
     public func toggleHelp() {
-        if let top = application.stack.top as? HostedScreen, top.role == .help {
+        if application.stack.top is HelpScreen {
             dismissTop()
             return
         }
-        let help = HelpScreen(text: keyMap.helpText, ledger: environment.ledger)
-        application.stack.present(HostedScreen(help, role: .help, lab: self))
+        application.stack.present(HelpScreen(text: keyMap.helpText, ledger: environment.ledger))
         application.setNeedsDisplay()
     }
 
@@ -133,13 +132,24 @@ public final class LabApp {
             leaks: snapshot.leaks.map(LabDump.Leak.init))
     }
 
+    /// Registers the global keys in the key map's order, each with its hint from there: the key
+    /// map names them as `--keys` does, read by the one key-name parser.
     private func registerGlobalKeys() {
-        application.onKey(.character("r")) { [unowned self] _ in rotate() }
-        application.onKey(.character("m")) { [unowned self] _ in toggleMode() }
-        application.onKey(.character("i")) { [unowned self] _ in toggleInspector() }
-        application.onKey(.character("?")) { [unowned self] _ in toggleHelp() }
-        application.onKey(.escape) { [unowned self] _ in dismissTop() }
-        application.onKey(.character("q")) { $0.quit() }
+        var actions: [Key: @MainActor (ScreenContext) -> Void] = [
+            .character("r"): { [unowned self] _ in rotate() },
+            .character("m"): { [unowned self] _ in toggleMode() },
+            .character("i"): { [unowned self] _ in toggleInspector() },
+            .character("?"): { [unowned self] _ in toggleHelp() },
+            .escape: { [unowned self] _ in dismissTop() },
+            .character("q"): { $0.quit() },
+        ]
+        for binding in keyMap.bindings(in: .global) {
+            guard let key = Key(name: binding.key), let action = actions.removeValue(forKey: key) else {
+                continue
+            }
+            application.onKey(key, hint: binding.hint, action)
+        }
+        for (key, action) in actions { application.onKey(key, action) }
     }
 
     private func noteTeardown(_ event: TeardownEvent) {
@@ -147,121 +157,43 @@ public final class LabApp {
         environment.ledger.note("dismissed \(event.screenID)")
     }
 
-    // MARK: Drawing
+    // MARK: Frame
 
-    /// Paints the lab's frame: header, the stack (home, then each sheet over it), the inspector
-    /// (right of the stack, or below it when the terminal is narrow), help over both, footer.
-    func paintFrame(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        let rows = area.rows([.fixed(1), .fill(), .fixed(1)])
-        let hosts = application.stack.screens.compactMap { $0 as? HostedScreen }
-        paintHeader(into: &buffer, area: rows[0], theme: theme, hosts: hosts)
-        let body = rows[1]
-        var main = body
-        if environment.showsInspector {
-            let parts: [Rect]
-            if body.width >= 110 {
-                parts = body.columns([.fill(), .fixed(max(48, body.width * 9 / 20))])
-            } else {
-                parts = body.rows([.fill(), .percentage(50)])
-            }
-            main = parts[0]
-            inspector.render(
-                environment.ledger.snapshot(), into: &buffer, area: parts[1], style: LabStyle(theme: theme))
-        } else {
-            inspector.skipFrame(environment.ledger.counters)
+    /// The header with the device, the inspector as the side panel, the key map's hints in the footer.
+    private func installFrame() {
+        application.header = Application.Header(height: LabHeader.height) { [weak self] buffer, area, theme in
+            self?.header.render(into: &buffer, area: area, style: LabStyle(theme: theme))
         }
-        for host in hosts {
-            switch host.role {
-            case .home:
-                host.content.render(into: &buffer, area: main, theme: theme)
-            case .scenario:
-                let rect = LabApp.rect(for: host.content.presentation, in: main)
-                buffer.fill(rect, style: theme.text)
-                host.content.render(into: &buffer, area: rect, theme: theme)
-            case .help:
-                let rect = body.centered(Size(width: min(body.width, 84), height: body.height))
-                buffer.fill(rect, style: theme.text)
-                host.content.render(into: &buffer, area: rect, theme: theme)
-            }
-        }
-        let context: KeyMap.Context =
-            switch hosts.last?.role {
-            case .scenario: .sheet
-            case .help: .help
-            default: .home
-            }
-        let hints = LabApp.fit(
-            local: (hosts.last?.content.keyHints ?? []) + keyMap.hints(for: context, includingGlobal: false),
-            global: keyMap.hints(for: .global), width: rows[2].width)
-        KeyHintBar(hints, theme: theme).render(into: &buffer, area: rows[2])
-    }
-
-    /// The footer's hints for `width`: the screen's own first, then the global keys; when they
-    /// do not all fit, screen hints are dropped from the end so the global keys (q above all)
-    /// stay visible.
-    static func fit(local: [KeyHint], global: [KeyHint], width: Int) -> [KeyHint] {
-        func needed(_ hints: [KeyHint]) -> Int {
-            hints.reduce(0) { $0 + CharacterWidth.of($1.key) + 1 + CharacterWidth.of($1.label) } + 2
-                * max(0, hints.count - 1)
-        }
-        var local = local
-        while !local.isEmpty, needed(local + global) > width { local.removeLast() }
-        return local + global
-    }
-
-    /// Where a sheet of `presentation` goes in `area` (as `Application` places sheets).
-    static func rect(for presentation: Presentation, in area: Rect) -> Rect {
-        switch presentation {
-        case .fullScreen:
-            return area
-        case .sheet(let wp, let hp):
-            let size = Size(
-                width: max(min(area.width, 10), area.width * wp / 100),
-                height: max(min(area.height, 3), area.height * hp / 100))
-            return area.centered(size)
+        application.sidePanel = Application.SidePanel(
+            placement: { [weak self] body in
+                guard let self, showsInspector else { return nil }
+                // Beside the stack where there is room for both, below it otherwise.
+                return body.width >= 110
+                    ? .trailing(width: max(48, body.width * 9 / 20)) : .bottom(height: body.height / 2)
+            },
+            render: { [weak self] buffer, area, theme in
+                guard let self else { return }
+                inspector.render(
+                    environment.ledger.snapshot(), into: &buffer, area: area, style: LabStyle(theme: theme))
+            })
+        application.footerHints = { [weak self] screen in
+            guard let self else { return screen.keyHints }
+            let context: KeyMap.Context =
+                switch screen {
+                case is HomeScreen: .home
+                case is HelpScreen: .help
+                default: .sheet
+                }
+            return screen.keyHints + keyMap.hints(for: context)
         }
     }
 
-    private func paintHeader(into buffer: inout Buffer, area: Rect, theme: Theme, hosts: [HostedScreen]) {
-        let style = LabStyle(theme: theme)
-        buffer.fill(area, style: style.bar)
-        let mode = environment.mode
-        var spans: [Span] = [
-            Span(" Tether Lab ", style: theme.title),
-            Span("  orientation "),
-            Span(environment.device.orientation.rawValue, style: theme.accent),
-            Span("  mode "),
-            Span(mode.rawValue, style: mode == .leaky ? style.leaky : theme.accent),
-        ]
-        if let top = hosts.last, case .scenario(let sheetMode) = top.role, sheetMode != mode {
-            spans.append(Span(" (this sheet: \(sheetMode.rawValue))", style: theme.dimmed))
-        }
-        let x = buffer.setLine(Line(spans), x: area.x, y: area.y, maxWidth: area.width, base: style.bar)
-        let path = " " + hosts.map(\.id).joined(separator: " › ") + " "
-        let width = CharacterWidth.of(path)
-        if area.right - width > x + 1 {
-            buffer.setString(
-                path, x: area.right - width, y: area.y, style: style.bar.patched(with: theme.dimmed))
-        }
+    private var header: LabHeader {
+        let screens = application.stack.screens
+        let sheet = screens.last { $0 is ScenarioSheet } as? ScenarioSheet
+        return LabHeader(
+            orientation: environment.device.orientation, mode: environment.mode,
+            sheetMode: sheet.map(\.mode).flatMap { $0 == environment.mode ? nil : $0 },
+            path: screens.map(\.id))
     }
-}
-
-/// The lab's own emphasis styles on top of a theme: leaks and zombies stand out in color, or
-/// bold and reverse when the theme is monochrome (`NO_COLOR`).
-struct LabStyle {
-    let theme: Theme
-    /// Leaks, leaked owners, zombie deliveries.
-    var alarm: Style {
-        theme.isMonochrome
-            ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .brightRed, modifiers: .bold)
-    }
-    /// The word "leaky" in the header.
-    var leaky: Style {
-        theme.isMonochrome
-            ? Style(modifiers: [.bold, .reverse]) : Style(foreground: .yellow, modifiers: .bold)
-    }
-    /// Good news: back to zero.
-    var calm: Style { theme.isMonochrome ? .plain : Style(foreground: .green) }
-    /// The header row.
-    var bar: Style { theme.isMonochrome ? .plain : Style(background: .black) }
 }

@@ -11,6 +11,11 @@ public enum LabResources {
     /// The key map (`Resources/keymap.txt`).
     public static var keyMapText: String { String(decoding: PackageResources.keymap_txt, as: UTF8.self) }
 
+    /// What the scenarios say to users (`Resources/scenarios.txt`).
+    public static var scenariosText: String {
+        String(decoding: PackageResources.scenarios_txt, as: UTF8.self)
+    }
+
     /// The demo scripts of `Resources/scripts/`, by name without `.keys`.
     public static let scripts: [String: String] = [
         "bound-orientation": String(decoding: PackageResources.bound_orientation_keys, as: UTF8.self),

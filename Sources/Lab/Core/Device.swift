@@ -24,7 +24,7 @@ public final class Device {
 
     private let subject: CurrentValueSubject<Orientation, Never>
 
-    /// The orientation as a `LiveData`, published after each rotation (seed 001's value holder).
+    /// The orientation as a `LiveData`, published after each rotation (the LiveData library's value holder).
     public let orientationLiveData: LiveData<Orientation>
 
     public init(orientation: Orientation = .portrait) {

@@ -1,7 +1,7 @@
 import Tether
 
 /// What every screen of the lab shares: the ledger it records into, the clock lab time runs
-/// on, the device, and the mode the next sheet is presented in.
+/// on, the device, the mode the next sheet is presented in, and the residents.
 ///
 /// Interactive runs use ``SystemClock``; headless runs and tests a ``ManualClock`` that
 /// `wait:MS` advances. Lives as long as the lab; main-actor isolated.
@@ -12,14 +12,10 @@ public final class LabEnvironment {
     public let device: Device
     /// The mode the next presented sheet uses (`m` toggles it).
     public var mode: Mode = .bound
-    /// Whether the inspector panel is shown (`i` toggles it).
-    public var showsInspector = true
-    /// Long-lived objects a scenario keeps beyond its sheet — a repository, a consumer — by
-    /// key. They live as long as the lab.
-    public var residents: [String: AnyObject] = [:]
     /// Called by view models after they change what their screen shows; the app sets it to
     /// request a frame.
     public var onChange: (@MainActor () -> Void)?
+    private var residents: [String: AnyObject] = [:]
 
     public init(clock: any TetherClock, gracePeriod: Duration = .milliseconds(300), device: Device = Device())
     {
@@ -34,5 +30,29 @@ public final class LabEnvironment {
     /// Runs `body` with the lab's ledger current, so every binding made in it is recorded there.
     public func recording<R>(_ body: () throws -> R) rethrows -> R {
         try Ledger.$current.withValue(ledger) { try body() }
+    }
+
+    /// The lab's `resident`, made the first time a scenario asks for it; it lives as long as the lab.
+    func resident<Value>(_ resident: Resident<Value>) -> Value {
+        if let value = residents[resident.name] as? Value { return value }
+        let value = resident.make(self)
+        residents[resident.name] = value
+        return value
+    }
+}
+
+/// A long-lived object a scenario keeps beyond its sheets — a repository, a consumer, a bag
+/// nobody ends — named, typed, and made on first use by ``LabEnvironment/resident(_:)``.
+///
+/// A plain value: `Sendable`.
+struct Resident<Value: AnyObject>: Sendable {
+    let name: String
+    let make: @MainActor @Sendable (LabEnvironment) -> Value
+}
+
+extension Resident where Value == DisposeBag {
+    /// A bag that lives as long as the lab: where a leaky twin registers what nobody removes.
+    static func bag(_ name: String) -> Resident {
+        Resident(name: name) { DisposeBag(ledger: $0.ledger) }
     }
 }

@@ -14,11 +14,11 @@ public enum Orientation: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// Whether the orientation is the upright portrait (the seed's `isPortrait`).
+    /// Whether the orientation is the upright portrait (the article's `isPortrait`).
     public var isPortrait: Bool { self == .portrait }
 }
 
-/// Whether the next sheet is presented the Tether way or the naive way the seed warns about.
+/// Whether the next sheet is presented the Tether way or the naive way its source warns about.
 public enum Mode: String, Sendable, Codable {
     /// Bindings tied to the sheet's lifetime: counters return to baseline on dismissal.
     case bound

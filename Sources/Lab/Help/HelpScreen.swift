@@ -12,44 +12,39 @@ final class HelpScreen: Screen {
     let title = "Help"
     let text: String
     private var scroll = 0
+    /// The page and the wrapped text's length at the last frame, for PageDown and End.
     private var lastPage = 10
+    private var total = 0
 
     init(text: String, ledger: Ledger) {
         self.text = text
         lifecycle = Lifecycle(ledger: ledger)
     }
 
-    var presentation: Presentation { .sheet(widthPercent: 90, heightPercent: 90) }
+    /// Over the stack and the inspector, at most 84 columns wide.
+    var presentation: Presentation { .overlay(maxWidth: 84) }
 
     func handle(_ key: Key, context: ScreenContext) -> Bool {
-        switch key {
-        case .character("?"), .escape:
+        if key == .character("?") || key == .escape {
             context.dismiss()
             return true
-        case .up, .character("k"): scroll = max(0, scroll - 1)
-        case .down, .character("j"): scroll += 1
-        case .pageUp: scroll = max(0, scroll - lastPage)
-        case .pageDown, .character(" "): scroll += lastPage
-        case .home: scroll = 0
-        default: return false
         }
-        context.requestRedraw()
+        guard let step = key == .character(" ") ? lastPage : key.navigationStep(page: lastPage, limit: total)
+        else { return false }
+        scroll = max(0, scroll + step)
         return true
     }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        let block = Block(title: " Help — ? or Esc closes ", theme: theme)
-        block.render(into: &buffer, area: area)
-        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
+        let inner = Block(title: " Help — ? or Esc closes ", theme: theme).render(
+            into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
         let paragraph = Paragraph(text, style: theme.text)
-        let total = paragraph.lines.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count }
+        total = paragraph.lines.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count }
         lastPage = max(1, inner.height - 1)
         scroll = min(scroll, max(0, total - inner.height))
         var shown = paragraph
         shown.scroll = scroll
         shown.render(into: &buffer, area: inner)
     }
-
-    var keyHints: [KeyHint] { [] }
 }

@@ -28,15 +28,11 @@ final class HomeScreen: Screen {
     var selectedIndex: Int? { selection.selected }
 
     func handle(_ key: Key, context: ScreenContext) -> Bool {
+        if let step = key.navigationStep(page: scenarios.count, limit: scenarios.count) {
+            selection.move(by: step, count: scenarios.count)
+            return true
+        }
         switch key {
-        case .up, .character("k"):
-            selection.move(by: -1, count: scenarios.count)
-        case .down, .character("j"):
-            selection.move(by: 1, count: scenarios.count)
-        case .home:
-            selection.move(by: -scenarios.count, count: scenarios.count)
-        case .end:
-            selection.move(by: scenarios.count, count: scenarios.count)
         case .enter:
             guard let i = selection.selected, scenarios.indices.contains(i) else { return false }
             onPresent?(scenarios[i])
@@ -50,22 +46,19 @@ final class HomeScreen: Screen {
         default:
             return false
         }
-        context.requestRedraw()
         return true
     }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        let block = Block(title: " Scenarios ", theme: theme)
-        block.render(into: &buffer, area: area)
-        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
+        let inner = Block(title: " Scenarios ", theme: theme).render(into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
         let next = environment.mode
         var intro: [Line] = [
             Line("Present a scenario as a sheet, rotate with r, dismiss with Esc, and watch the inspector."),
             Line([
-                Span("The next sheet is presented "),
-                Span(next.rawValue, style: next == .leaky ? LabStyle(theme: theme).leaky : theme.accent),
-                Span(
+                TextSpan("The next sheet is presented "),
+                TextSpan(next.rawValue, style: next == .leaky ? LabStyle(theme: theme).leaky : theme.accent),
+                TextSpan(
                     next == .bound
                         ? ": its bindings end with it (m for leaky)."
                         : ": something outlives it (m for bound)."),
@@ -88,9 +81,12 @@ final class HomeScreen: Screen {
         }
         var list = ListView([], style: theme.text, highlightStyle: theme.highlight)
         let rowWidth = parts[2].width - CharacterWidth.of(list.highlightSymbol)
-        let titleWidth = scenarios.map { CharacterWidth.of($0.title) }.max() ?? 0
+        let columns = (
+            title: scenarios.map { CharacterWidth.of($0.title) }.max() ?? 0,
+            pattern: scenarios.map { CharacterWidth.of($0.pattern) }.max() ?? 0
+        )
         list.items = scenarios.map {
-            HomeScreen.row(for: $0, titleWidth: titleWidth, width: rowWidth, theme: theme)
+            HomeScreen.row(for: $0, columns: columns, width: rowWidth, theme: theme)
         }
         list.render(into: &buffer, area: parts[2], state: &selection)
     }
@@ -99,23 +95,27 @@ final class HomeScreen: Screen {
         lines.reduce(0) { $0 + Paragraph.wrap($1, width: width).count }
     }
 
-    /// One row of the list, fitted to `width` columns: number, title (padded to `titleWidth` so
-    /// the summaries line up), summary and seed tag. When they do not all fit, the seed tag goes
-    /// first, then the summary is cut at a word boundary and ends with an ellipsis.
-    static func row(for scenario: Scenario, titleWidth: Int, width: Int, theme: Theme) -> Line {
-        let title =
-            scenario.title
-            + String(repeating: " ", count: max(0, titleWidth - CharacterWidth.of(scenario.title)))
-        let head = [Span("\(scenario.number)  ", style: theme.accent), Span(title, style: .bold)]
+    /// One row of the list, fitted to `width` columns: number, title and pattern (padded to the
+    /// longest of each, so the summaries line up), summary, and where the pattern comes from.
+    /// When they do not all fit, the origin goes first, then the summary is cut at a word
+    /// boundary and ends with an ellipsis.
+    static func row(for scenario: Scenario, columns: (title: Int, pattern: Int), width: Int, theme: Theme)
+        -> Line
+    {
+        let head = [
+            TextSpan("\(scenario.number)  ", style: theme.accent),
+            TextSpan(scenario.title.padded(toWidth: columns.title), style: .bold),
+            TextSpan("  " + scenario.pattern.padded(toWidth: columns.pattern), style: theme.accent),
+        ]
         let summary = "  " + scenario.summary
-        let seed = "  (\(scenario.seed))"
+        let origin = "  (\(scenario.origin))"
         let room = width - Line(head).width
-        if CharacterWidth.of(summary) + CharacterWidth.of(seed) <= room {
-            return Line(head + [Span(summary, style: theme.text), Span(seed, style: theme.dimmed)])
+        if CharacterWidth.of(summary) + CharacterWidth.of(origin) <= room {
+            return Line(head + [TextSpan(summary, style: theme.text), TextSpan(origin, style: theme.dimmed)])
         }
         let ellipsis = theme.lines == .ascii ? "..." : "…"
         let shown = "  " + truncated(scenario.summary, toWidth: room - 2, ellipsis: ellipsis)
-        return Line(head + [Span(shown, style: theme.text)])
+        return Line(head + [TextSpan(shown, style: theme.text)])
     }
 
     /// `text` if it fits in `width` columns; otherwise as many whole words as fit with
@@ -139,6 +139,4 @@ final class HomeScreen: Screen {
         while let last = kept.last, ",;:".contains(last) { kept.removeLast() }
         return kept + ellipsis
     }
-
-    var keyHints: [KeyHint] { [] }
 }

@@ -1,11 +1,18 @@
 import Dispatch
 import Foundation
-import Glibc
 import Synchronization
 import Tether
 
-/// A terminal app: a screen stack drawn by a renderer on a backend, fed keys, mouse
-/// events and resizes.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A terminal app: a screen stack in a frame (an optional header and side panel, a footer of key
+/// hints) drawn by a renderer on a backend, fed keys, mouse events and resizes.
 ///
 /// Run it interactively on an `NcursesBackend` with `run()` / `runMain()`, or drive it step by
 /// step on a `TestBackend` with `send(_:)`, `resize(to:)`, `render()` and read `textLines`.
@@ -22,10 +29,13 @@ public final class Application {
     public var theme: Theme
     /// Below this size the app shows "needs W×H, have w×h" instead of its screens.
     public var minimumSize: Size
-    /// Whether a footer row with the top screen's and the global key hints is drawn.
-    public var showsFooter = true
-    /// Called with events nobody handled (after screens, global keys and defaults).
-    public var onUnhandled: (@MainActor (Event) -> Void)?
+    /// Drawn above the screens, if any.
+    public var header: Header?
+    /// Drawn beside (or below) the screens, if any.
+    public var sidePanel: SidePanel?
+    /// The footer's hints for the top screen, before the global keys' hints. The default is
+    /// the screen's own `keyHints`.
+    public var footerHints: @MainActor (any Screen) -> [KeyHint] = { $0.keyHints }
 
     private struct GlobalKey {
         var hint: KeyHint?
@@ -39,18 +49,13 @@ public final class Application {
     private var loop: RunLoopDriver?
     private var wakeups: [Wakeup] = []
     private var nextWakeupID = 0
-    private let redraw = Mutex(RedrawRequest())
+    /// Whether a redraw requested from another thread is already on its way to the main actor.
+    private let redrawPosted = Mutex(false)
 
     private struct Wakeup {
         var id: Int
         var deadline: ContinuousClock.Instant
         var action: @MainActor () -> Void
-    }
-
-    /// Redraw requests from any thread.
-    private struct RedrawRequest: Sendable {
-        var posted = false
-        var loopRunning = false
     }
 
     public init(backend: any Backend, root: any Screen, theme: Theme = .standard, minimumSize: Size = .zero) {
@@ -91,9 +96,9 @@ public final class Application {
     @discardableResult
     public func send(_ event: Event) -> Bool { handle(event) }
 
-    /// Resizes a `TestBackend` (and re-lays out); for other backends, re-reads nothing.
+    /// Resizes the backend where it can be (`Backend.resize(to:)`) and lays the frame out anew.
     public func resize(to size: Size) {
-        (backend as? TestBackend)?.resize(to: size)
+        backend.resize(to: size)
         renderer.invalidate()
         setNeedsDisplay()
     }
@@ -121,7 +126,6 @@ public final class Application {
             renderer.invalidate()
             handled = true
         }
-        if !handled { onUnhandled?(event) }
         setNeedsDisplay()
         return handled
     }
@@ -136,15 +140,15 @@ public final class Application {
 
     /// Asks for a frame from any thread; coalesced with other requests.
     public nonisolated func requestRedraw() {
-        let post = redraw.withLock { r -> Bool in
-            if r.posted { return false }
-            r.posted = true
+        let post = redrawPosted.withLock { posted -> Bool in
+            if posted { return false }
+            posted = true
             return true
         }
         guard post else { return }
         Task { @MainActor [weak self] in
             guard let self else { return }
-            self.redraw.withLock { $0.posted = false }
+            self.redrawPosted.withLock { $0 = false }
             self.setNeedsDisplay()
         }
     }
@@ -162,42 +166,6 @@ public final class Application {
 
     /// The last frame as text lines (full width).
     public var textLines: [String] { renderer.lastFrame.textLines }
-
-    /// Paints the whole app (screens, footer, or the too-small message) into `buffer`.
-    public func paint(into buffer: inout Buffer) {
-        let area = buffer.area
-        guard !area.isEmpty else { return }
-        if !area.size.contains(minimumSize) {
-            let message =
-                "needs \(minimumSize.width)×\(minimumSize.height), have \(area.width)×\(area.height)"
-            let h = min(area.height, Paragraph.wrap(Line(message), width: area.width).count)
-            let box = Rect(x: area.x, y: area.y + (area.height - h) / 2, width: area.width, height: h)
-            Paragraph(message, style: theme.warning, alignment: .center).render(into: &buffer, area: box)
-            return
-        }
-        var content = area
-        if showsFooter && area.height > 1 {
-            let parts = area.rows([.fill(), .fixed(1)])
-            content = parts[0]
-            let hints = (stack.top?.keyHints ?? []) + globalHints
-            KeyHintBar(hints, theme: theme).render(into: &buffer, area: parts[1])
-        }
-        let screens = stack.screens
-        let base = screens.lastIndex(where: { $0.presentation == .fullScreen }) ?? 0
-        for screen in screens[base...] {
-            switch screen.presentation {
-            case .fullScreen:
-                screen.render(into: &buffer, area: content, theme: theme)
-            case .sheet(let wp, let hp):
-                let size = Size(
-                    width: max(min(content.width, 10), content.width * wp / 100),
-                    height: max(min(content.height, 3), content.height * hp / 100))
-                let rect = content.centered(size)
-                buffer.fill(rect, style: theme.text)
-                screen.render(into: &buffer, area: rect, theme: theme)
-            }
-        }
-    }
 
     // MARK: Time
 
@@ -251,26 +219,24 @@ public final class Application {
     /// instead of returning. When the terminal goes away without a SIGHUP (its input reaches
     /// end-of-file or hangs up), it returns 129, the code a shell gives a process ended by
     /// SIGHUP, so scripts can tell it from `quit`. The backend must be interactive
-    /// (`NcursesBackend`), and the main actor's jobs must run on the main OS thread:
-    /// prefer `runMain()`.
+    /// (`Backend.interactive`, an `NcursesBackend`), and the main actor's jobs must run on the
+    /// main OS thread: prefer `runMain()`.
     public func run() async -> Int32 {
-        guard let backend = backend as? any InteractiveBackend else {
+        guard let terminal = backend.interactive else {
             preconditionFailure(
-                "Application.run needs an InteractiveBackend; drive a TestBackend with send/render")
+                "Application.run needs an interactive backend; drive a TestBackend with send/render")
         }
         let code: Int32 = await withCheckedContinuation { continuation in
-            let driver = RunLoopDriver(app: self, backend: backend) { code in
+            let driver = RunLoopDriver(app: self, backend: terminal) { code in
                 continuation.resume(returning: code)
             }
             loop = driver
-            redraw.withLock { $0.loopRunning = true }
             driver.start()
         }
-        redraw.withLock { $0.loopRunning = false }
         loop = nil
         stack.tearDownAll()
-        backend.shutdown()
-        if let s = exitSignal { NcursesBackend.reraise(s) }
+        terminal.shutdown()
+        if let s = exitSignal { terminal.reraise(s) }
         return code
     }
 
@@ -293,10 +259,10 @@ public final class Application {
 
     // MARK: Run loop hooks
 
+    /// A signal the run loop read (the backend has already re-read its size after SIGWINCH).
     func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGWINCH:
-            if let b = backend as? any InteractiveBackend { _ = b.updateSize() }
             renderer.invalidate()
             setNeedsDisplay()
         default:

@@ -1,5 +1,12 @@
 import Dispatch
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The interactive loop: Dispatch sources on the main queue for terminal input, signals
 /// and one timer armed only while a frame or a wake-up is pending. Nothing else wakes the
@@ -63,6 +70,7 @@ final class RunLoopDriver {
 
     private func readSignals() {
         for s in backend.readSignals() {
+            if s == SIGWINCH { _ = backend.updateSize() }
             app.handleSignal(s)
             if stopped { return }
         }

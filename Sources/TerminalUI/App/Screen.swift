@@ -1,10 +1,15 @@
 import Tether
 
-/// How a screen is shown: over the whole area, or as a sheet over the screen below.
+/// How a screen is shown: over the screens' whole area, as a sheet over the screen below, or as
+/// an overlay over the whole frame.
 public enum Presentation: Hashable, Sendable {
     case fullScreen
-    /// Centred over the screen below, `widthPercent` × `heightPercent` of the area.
+    /// Centred over the screen below, `widthPercent` × `heightPercent` of the screens' area (the
+    /// frame less its header, side panel and footer).
     case sheet(widthPercent: Int = 80, heightPercent: Int = 80)
+    /// Centred over the screens and the side panel, at most `maxWidth` columns wide, as tall as
+    /// they are (help, a report).
+    case overlay(maxWidth: Int)
 }
 
 /// One screen of an app: draws itself, handles keys when on top, owns a view model.
@@ -20,24 +25,19 @@ public protocol Screen: AnyObject, LifecycleOwner {
     var presentation: Presentation { get }
     /// Paints the screen into `area` of `buffer`. Must only paint.
     func render(into buffer: inout Buffer, area: Rect, theme: Theme)
-    /// Handles a key while on top; returns true when it did.
+    /// Handles a key while on top; returns true when it did. The default handles none.
     func handle(_ key: Key, context: ScreenContext) -> Bool
     /// Handles a mouse event while on top; returns true when it did.
     func handle(mouse: MouseEvent, context: ScreenContext) -> Bool
     /// The keys that work here, shown in the footer.
     var keyHints: [KeyHint] { get }
-    /// Teardown step 1: cancel the tasks this screen (or its view model) started.
-    func cancelTasks()
-    /// Teardown step 2: end subscriptions and observations not bound to `lifecycle.lifetime`.
-    func endSubscriptions()
 }
 
 extension Screen {
     public var presentation: Presentation { .fullScreen }
     public var keyHints: [KeyHint] { [] }
+    public func handle(_ key: Key, context: ScreenContext) -> Bool { false }
     public func handle(mouse: MouseEvent, context: ScreenContext) -> Bool { false }
-    public func cancelTasks() {}
-    public func endSubscriptions() {}
 }
 
 /// What a screen may do in response to input: present, dismiss, quit, ask for a frame.

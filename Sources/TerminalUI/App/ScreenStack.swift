@@ -90,10 +90,8 @@ public final class ScreenStack {
     private func tearDown(from index: Int) {
         let screen = entries[index].screen
         record(.cancelTasks, screen)
-        screen.cancelTasks()
         screen.lifecycle.move(to: .created)
         record(.endSubscriptions, screen)
-        screen.endSubscriptions()
         screen.lifecycle.move(to: .destroyed)
         record(.dismissChildren, screen)
         if index + 1 < entries.count { tearDown(from: index + 1) }

@@ -16,7 +16,10 @@ public struct CellRun: Hashable, Sendable {
 /// Where frames go: a terminal (`NcursesBackend`) or memory (`TestBackend`).
 ///
 /// The `Renderer` hands a backend only the cells that changed since the last frame, then
-/// calls `flush()` once per frame. Main-actor isolated: a backend is used from the UI thread only.
+/// calls `flush()` once per frame. What differs between backends is asked of the protocol,
+/// never by casting: whether the size can be set (`resize(to:)`) and whether the backend
+/// also reads input for the interactive run loop (`interactive`). Main-actor isolated: a
+/// backend is used from the UI thread only.
 @MainActor
 public protocol Backend: AnyObject {
     /// The drawable size, in cells.
@@ -30,6 +33,17 @@ public protocol Backend: AnyObject {
     func clear()
     /// Shows the cursor at a position, or hides it (nil).
     func setCursor(_ position: Point?)
+    /// Changes the size, where the backend owns it (an in-memory screen). A terminal's size is
+    /// the terminal's: the default does nothing.
+    func resize(to size: Size)
+    /// The same backend as an input source for `Application.run()`, or nil (the default) for a
+    /// backend that only draws.
+    var interactive: (any InteractiveBackend)? { get }
+}
+
+extension Backend {
+    public func resize(to size: Size) {}
+    public var interactive: (any InteractiveBackend)? { nil }
 }
 
 /// A backend that also produces input: the interactive run loop reads from it.
@@ -49,4 +63,6 @@ public protocol InteractiveBackend: Backend {
     func readSignals() -> [Int32]
     /// Leaves full-screen mode and restores the terminal. Idempotent.
     func shutdown()
+    /// Ends the process by `signal`, the way the signal asked (after `shutdown()`).
+    func reraise(_ signal: Int32) -> Never
 }

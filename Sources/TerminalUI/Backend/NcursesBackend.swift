@@ -1,5 +1,12 @@
 import CNcurses
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The terminal backend: draws through ncursesw and reads keys, mouse and resizes.
 ///
@@ -38,7 +45,7 @@ public final class NcursesBackend: InteractiveBackend {
     /// What the crash handler writes: reset attributes, mouse off, cursor on, leave the alternate screen.
     static let resetSequence = "\u{1B}[0m\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?25h\u{1B}[?1049l"
 
-    public private(set) var size: Size
+    public internal(set) var size: Size
     /// True when the locale could be set to UTF-8 (otherwise use ASCII line drawing).
     public let isUnicode: Bool
     public let inputFileDescriptor: Int32 = STDIN_FILENO
@@ -58,7 +65,7 @@ public final class NcursesBackend: InteractiveBackend {
     /// The style whose `chtype` bits were computed last, and those bits (nil: pair above 255).
     private var lastCharacterBits: (style: Style, bits: chtype?)?
     /// Something was drawn, cleared or moved since the last `doupdate`.
-    private var needsUpdate = true
+    var needsUpdate = true
     /// Where `setCursor` put the cursor (nil: hidden); drawing moves ncurses' cursor, so
     /// `flush()` puts it back before the update.
     private var cursor: Point?
@@ -89,15 +96,9 @@ public final class NcursesBackend: InteractiveBackend {
         _ = cncurses_nodelay(1)
         _ = cncurses_set_escdelay(Int32(options.escapeDelay))
         curs_set(0)
-        if options.colors, has_colors() {
-            start_color()
-            use_default_colors()
-            colorsEnabled = true
-            maxPairs = cncurses_color_pairs()
-            colorCount = cncurses_colors()
-        }
         if options.mouse { _ = cncurses_enable_mouse() }
         size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+        if options.colors { enableColors() }
     }
 
     /// Draws on the ncurses screen the caller has already opened (with `newterm`/`set_term`)
@@ -109,13 +110,17 @@ public final class NcursesBackend: InteractiveBackend {
         self.size = size
         isUnicode = cncurses_setup_locale() != 0
         signalFileDescriptor = -1
-        if options.colors, has_colors() {
-            start_color()
-            use_default_colors()
-            colorsEnabled = true
-            maxPairs = cncurses_color_pairs()
-            colorCount = cncurses_colors()
-        }
+        if options.colors { enableColors() }
+    }
+
+    /// Starts colors with the terminal's defaults as pair 0, where the terminal has colors.
+    private func enableColors() {
+        guard has_colors() else { return }
+        start_color()
+        use_default_colors()
+        colorsEnabled = true
+        maxPairs = cncurses_color_pairs()
+        colorCount = cncurses_colors()
     }
 
     /// Draws each run as segments of one style. Printable ASCII (nearly every cell) becomes
@@ -245,7 +250,7 @@ public final class NcursesBackend: InteractiveBackend {
         return p
     }
 
-    private func color(_ c: Color) -> Int16 {
+    private func color(_ c: Style.Color) -> Int16 {
         guard let i = c.index else { return -1 }
         if Int32(i) < colorCount { return Int16(i) }
         return Int16(i % 8)
@@ -282,91 +287,6 @@ public final class NcursesBackend: InteractiveBackend {
         }
     }
 
-    public func readEvents() -> [Event] {
-        NcursesBackend.assertOnMainThread()
-        var events: [Event] = []
-        var ch: wint_t = 0
-        while true {
-            let r = cncurses_get_wch(&ch)
-            if r == cncurses_err() { break }
-            if r == cncurses_key_code_yes() {
-                let code = Int32(bitPattern: ch)
-                if code == KEY_RESIZE {
-                    needsUpdate = true
-                    size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
-                    events.append(.resize(size))
-                } else if code == KEY_MOUSE {
-                    var x: Int32 = 0
-                    var y: Int32 = 0
-                    var kind: Int32 = 0
-                    if cncurses_getmouse(&x, &y, &kind) == cncurses_ok(),
-                        let k = NcursesBackend.mouseKind(kind)
-                    {
-                        events.append(.mouse(MouseEvent(k, at: Point(x: Int(x), y: Int(y)))))
-                    }
-                } else if let key = NcursesBackend.key(forKeyCode: code) {
-                    events.append(.key(key))
-                }
-            } else if let u = Unicode.Scalar(UInt32(ch)), let key = Key.decode(scalar: u) {
-                events.append(.key(key))
-            }
-        }
-        return events
-    }
-
-    nonisolated static func mouseKind(_ k: Int32) -> MouseEvent.Kind? {
-        switch k {
-        case 1: return .press
-        case 2: return .release
-        case 3: return .click
-        case 4: return .wheelUp
-        case 5: return .wheelDown
-        case 6: return .rightPress
-        default: return nil
-        }
-    }
-
-    /// Maps an ncurses `KEY_*` code to a key.
-    nonisolated static func key(forKeyCode code: Int32) -> Key? {
-        switch code {
-        case KEY_UP: return .up
-        case KEY_DOWN: return .down
-        case KEY_LEFT: return .left
-        case KEY_RIGHT: return .right
-        case KEY_HOME: return .home
-        case KEY_END: return .end
-        case KEY_NPAGE: return .pageDown
-        case KEY_PPAGE: return .pageUp
-        case KEY_BACKSPACE: return .backspace
-        case KEY_DC: return .delete
-        case KEY_IC: return .insert
-        case KEY_ENTER: return .enter
-        case KEY_BTAB: return .backTab
-        case (KEY_F0 + 1)...(KEY_F0 + 63): return .function(Int(code - KEY_F0))
-        default: return nil
-        }
-    }
-
-    /// Reads the signals delivered since the last call (from the self-pipe).
-    public func readSignals() -> [Int32] {
-        var out: [Int32] = []
-        var byte: UInt8 = 0
-        while Glibc.read(signalFileDescriptor, &byte, 1) == 1 { out.append(Int32(byte)) }
-        return out
-    }
-
-    public func updateSize() -> Size {
-        NcursesBackend.assertOnMainThread()
-        var rows: Int32 = 0
-        var cols: Int32 = 0
-        if cncurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
-            resizeterm(rows, cols)
-            needsUpdate = true
-        }
-        size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
-        return size
-    }
-
     public func shutdown() {
         guard isOpen else { return }
         NcursesBackend.assertOnMainThread()
@@ -383,9 +303,11 @@ public final class NcursesBackend: InteractiveBackend {
         assert(cncurses_is_main_thread() != 0, "NcursesBackend.\(function) called off the main OS thread")
     }
 
+    public var interactive: (any InteractiveBackend)? { self }
+
     /// Restores the default action of `signal` and raises it (after `shutdown()`), so the
     /// process ends the way the signal asked.
-    public static func reraise(_ signal: Int32) -> Never {
+    public func reraise(_ signal: Int32) -> Never {
         cncurses_reraise(signal)
         exit(128 + signal)
     }

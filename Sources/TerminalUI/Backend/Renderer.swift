@@ -1,4 +1,10 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Draws frames: paints a buffer, diffs it against the previous frame and hands only the
 /// changed cells to the backend, with one `flush()` per frame.

@@ -1,34 +1,3 @@
-/// A terminal color: the terminal's default or one of the 256 indexed colors (0…254).
-///
-/// A one-byte value: `Sendable`. Index 255 is not representable (it folds to 254).
-public struct Color: Hashable, Sendable {
-    /// 0 is the terminal default; n is indexed color n - 1.
-    public let raw: UInt8
-    private init(raw: UInt8) { self.raw = raw }
-
-    public static let `default` = Color(raw: 0)
-    public static func indexed(_ index: UInt8) -> Color { Color(raw: index == 255 ? 255 : index + 1) }
-    public static let black = indexed(0)
-    public static let red = indexed(1)
-    public static let green = indexed(2)
-    public static let yellow = indexed(3)
-    public static let blue = indexed(4)
-    public static let magenta = indexed(5)
-    public static let cyan = indexed(6)
-    public static let white = indexed(7)
-    public static let gray = indexed(8)
-    public static let brightRed = indexed(9)
-    public static let brightGreen = indexed(10)
-    public static let brightYellow = indexed(11)
-    public static let brightBlue = indexed(12)
-    public static let brightMagenta = indexed(13)
-    public static let brightCyan = indexed(14)
-    public static let brightWhite = indexed(15)
-
-    /// The indexed color, or nil for the terminal default.
-    public var index: Int? { raw == 0 ? nil : Int(raw) - 1 }
-}
-
 /// Text attributes: bold, dim, reverse, underline.
 ///
 /// A one-byte option set: `Sendable`.
@@ -87,5 +56,38 @@ public struct Style: Hashable, Sendable {
         var s = self
         f(&s)
         return s
+    }
+}
+
+extension Style {
+    /// A terminal color: the terminal's default or one of the 256 indexed colors (0…254).
+    ///
+    /// A one-byte value: `Sendable`. Index 255 is not representable (it folds to 254).
+    public struct Color: Hashable, Sendable {
+        /// 0 is the terminal default; n is indexed color n - 1.
+        public let raw: UInt8
+        private init(raw: UInt8) { self.raw = raw }
+
+        public static let `default` = Color(raw: 0)
+        public static func indexed(_ index: UInt8) -> Color { Color(raw: index == 255 ? 255 : index + 1) }
+        public static let black = indexed(0)
+        public static let red = indexed(1)
+        public static let green = indexed(2)
+        public static let yellow = indexed(3)
+        public static let blue = indexed(4)
+        public static let magenta = indexed(5)
+        public static let cyan = indexed(6)
+        public static let white = indexed(7)
+        public static let gray = indexed(8)
+        public static let brightRed = indexed(9)
+        public static let brightGreen = indexed(10)
+        public static let brightYellow = indexed(11)
+        public static let brightBlue = indexed(12)
+        public static let brightMagenta = indexed(13)
+        public static let brightCyan = indexed(14)
+        public static let brightWhite = indexed(15)
+
+        /// The indexed color, or nil for the terminal default.
+        public var index: Int? { raw == 0 ? nil : Int(raw) - 1 }
     }
 }

@@ -1,7 +1,7 @@
 /// A run of text in one style.
 ///
 /// A plain value: `Sendable`.
-public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
+public struct TextSpan: Hashable, Sendable, ExpressibleByStringLiteral {
     public var text: String
     public var style: Style
     public init(_ text: String, style: Style = .plain) {
@@ -16,9 +16,9 @@ public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
 ///
 /// A plain value: `Sendable`.
 public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
-    public var spans: [Span]
-    public init(_ spans: [Span]) { self.spans = spans }
-    public init(_ text: String, style: Style = .plain) { self.spans = [Span(text, style: style)] }
+    public var spans: [TextSpan]
+    public init(_ spans: [TextSpan]) { self.spans = spans }
+    public init(_ text: String, style: Style = .plain) { self.spans = [TextSpan(text, style: style)] }
     public init(stringLiteral value: String) { self.init(value) }
     public var width: Int { spans.reduce(0) { $0 + $1.width } }
     public var plainText: String { spans.map(\.text).joined() }

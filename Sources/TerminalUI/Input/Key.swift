@@ -79,6 +79,21 @@ public enum Key: Hashable, Sendable {
         }
     }
 
+    /// How far this key moves a selection or a scroll position, if it is a navigation key: ↑ or
+    /// k one step back, ↓ or j one forward, PageUp and PageDown a `page`, Home and End all the
+    /// way (`limit` steps). Nil for any other key.
+    public func navigationStep(page: Int, limit: Int) -> Int? {
+        switch self {
+        case .up, .character("k"): -1
+        case .down, .character("j"): 1
+        case .pageUp: -page
+        case .pageDown: page
+        case .home: -limit
+        case .end: limit
+        default: nil
+        }
+    }
+
     /// Decodes a character the terminal sent (after ncurses' own key decoding): control
     /// bytes become Enter, Tab, Backspace, Esc or Ctrl-letters; printable characters stay.
     /// Nil for other control characters.
@@ -94,23 +109,6 @@ public enum Key: Hashable, Sendable {
         default: return .character(Character(scalar))
         }
     }
-
-    /// Decodes a sequence of key names separated by spaces ("1 r r Esc"); nil names the
-    /// first unknown one through `unknown`.
-    public static func parse(_ names: String) -> Result<[Key], UnknownKeyName> {
-        var keys: [Key] = []
-        for word in names.split(separator: " ") {
-            guard let k = Key(name: String(word)) else { return .failure(UnknownKeyName(name: String(word))) }
-            keys.append(k)
-        }
-        return .success(keys)
-    }
-}
-
-/// A key name that `Key(name:)` does not know.
-public struct UnknownKeyName: Error, Hashable, Sendable, CustomStringConvertible {
-    public var name: String
-    public var description: String { "unknown key name: \(name)" }
 }
 
 /// A mouse event: a button press or release, a click, or a wheel step, at a cell.

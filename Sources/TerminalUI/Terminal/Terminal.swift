@@ -1,4 +1,12 @@
+import Foundation
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Facts about the process's terminal, for `main` to decide how to run.
 ///
@@ -33,14 +41,5 @@ public enum Terminal {
     }
 
     /// The process environment as a dictionary.
-    public static var environment: [String: String] {
-        var env: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
-        }
-        return env
-    }
+    public static var environment: [String: String] { ProcessInfo.processInfo.environment }
 }

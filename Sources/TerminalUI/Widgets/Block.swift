@@ -6,19 +6,15 @@ public struct Block: Widget, Sendable {
     public var lines: LineSet
     public var borderStyle: Style
     public var titleStyle: Style
-    /// Style laid over the whole area first (e.g. a background), or nil to keep what is there.
-    public var fillStyle: Style?
 
     public init(
         title: String? = nil, lines: LineSet = .unicode, borderStyle: Style = .plain,
-        titleStyle: Style = .bold,
-        fillStyle: Style? = nil
+        titleStyle: Style = .bold
     ) {
         self.title = title
         self.lines = lines
         self.borderStyle = borderStyle
         self.titleStyle = titleStyle
-        self.fillStyle = fillStyle
     }
 
     /// A block drawn in a theme's border and title styles and line set.
@@ -29,10 +25,16 @@ public struct Block: Widget, Sendable {
     /// The area inside the border.
     public func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
 
+    /// Draws the block and returns where its content goes: inside the border, `padding` columns
+    /// in from its sides.
+    public func render(into buffer: inout Buffer, area: Rect, padding: Int) -> Rect {
+        render(into: &buffer, area: area)
+        return inner(area).inset(horizontal: padding, vertical: 0)
+    }
+
     public func render(into buffer: inout Buffer, area: Rect) {
         let area = area.intersection(buffer.area)
         guard !area.isEmpty else { return }
-        if let fillStyle { buffer.fill(area, style: fillStyle) }
         let l = area.left
         let r = area.right - 1
         let t = area.top

@@ -16,6 +16,13 @@ public struct KeyHintBar: Widget, Sendable {
         self.init(hints, keyStyle: theme.hintKey, labelStyle: theme.hintLabel)
     }
 
+    /// The columns `hints` take when they all fit: each key, a space and its label, two spaces
+    /// between hints.
+    public static func width(of hints: [KeyHint]) -> Int {
+        hints.reduce(0) { $0 + CharacterWidth.of($1.key) + 1 + CharacterWidth.of($1.label) }
+            + 2 * max(0, hints.count - 1)
+    }
+
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         var x = area.x

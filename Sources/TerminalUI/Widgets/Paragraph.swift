@@ -2,6 +2,9 @@
 ///
 /// A plain value; rendering is pure.
 public struct Paragraph: Widget, Sendable {
+    /// Horizontal alignment of each row in the area.
+    public enum Alignment: Hashable, Sendable { case left, center, right }
+
     public var lines: [Line]
     public var style: Style
     public var wrap: Bool
@@ -83,12 +86,12 @@ public struct Paragraph: Widget, Sendable {
             while start < glyphs.count, glyphs[start].ch == " ", start == next, end != next - 1 { start += 1 }
         }
         return rows.map { row in
-            var spans: [Span] = []
+            var spans: [TextSpan] = []
             for g in row {
                 if let last = spans.last, last.style == g.style {
                     spans[spans.count - 1].text.append(g.ch)
                 } else {
-                    spans.append(Span(String(g.ch), style: g.style))
+                    spans.append(TextSpan(String(g.ch), style: g.style))
                 }
             }
             return Line(spans)

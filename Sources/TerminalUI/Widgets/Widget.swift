@@ -6,9 +6,6 @@ public protocol Widget {
     func render(into buffer: inout Buffer, area: Rect)
 }
 
-/// Horizontal alignment of text in its area.
-public enum Alignment: Hashable, Sendable { case left, center, right }
-
 /// A key and what it does, shown in a footer ("q quit").
 ///
 /// A plain value: `Sendable`.

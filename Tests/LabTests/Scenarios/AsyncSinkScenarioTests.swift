@@ -1,6 +1,8 @@
-import Lab
+import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 4: Tether's asyncSink cancels every running body with the sheet; the seed's cancels
 /// only the last one.

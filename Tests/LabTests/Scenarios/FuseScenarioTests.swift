@@ -1,8 +1,9 @@
 import Foundation
-import Lab
 import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 3: the fuse ends the long-lived consumer's subscription with its forwarder; the
 /// weak-capture twin leaves it receiving nil.

@@ -1,6 +1,8 @@
-import Lab
+import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 6: an observer and a ticker that follow the screen's lifecycle — paused while the
 /// cover is up, the latest value once on return — or, leaky, never pause and never end.

@@ -1,6 +1,7 @@
-import Lab
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 2 (seed 001): three panels on one LiveData — removed with their bags when bound,
 /// never removed when leaky.

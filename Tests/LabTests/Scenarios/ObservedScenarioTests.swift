@@ -1,6 +1,8 @@
-import Lab
+import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 5: @Observed values with will/did logs, a binding, and disable/obsolete/cleanse;
 /// the leaky twin's strong capture keeps the view model alive.

@@ -1,7 +1,9 @@
 import Foundation
-import Lab
+import TerminalUI
 import Testing
 import Tether
+
+@testable import Lab
 
 /// Scenario 1 (seed 000): the publisher ends with the sheet either way; the loop's task ends with
 /// it only when stored — leaky, it keeps receiving after the view model is gone.

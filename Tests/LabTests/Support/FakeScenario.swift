@@ -1,6 +1,6 @@
-import Lab
 import TerminalUI
 
+@testable import Lab
 @testable import Tether
 
 /// A scenario whose behaviour the tests control, for testing the lab's shell apart from the
@@ -11,8 +11,9 @@ import TerminalUI
 enum FakeScenario {
     static func make(number: Int = 1, id: String = "fake") -> Scenario {
         Scenario(
-            id: id, number: number, title: "Fake \(number)", summary: "a test double", seed: "tests",
-            make: { mode, environment in FakeScreen(id: id, mode: mode, environment: environment) })
+            id: id, number: number, title: "Fake \(number)", summary: "a test double", pattern: "a fake",
+            origin: "from the tests", bound: "Bound: the fake ends.", leaky: "Leaky: the fake lingers.",
+            make: { FakeViewModel(mode: $0, environment: $1, parent: $2.lifetime) })
     }
 }
 
@@ -51,27 +52,8 @@ final class FakeViewModel {
     }
 }
 
-@MainActor
-final class FakeScreen: Screen {
-    let lifecycle: Lifecycle
-    let id: String
-    let title = "Fake"
-    let model: FakeViewModel
-
-    init(id: String, mode: Mode, environment: LabEnvironment) {
-        self.id = id
-        lifecycle = Lifecycle(ledger: environment.ledger)
-        model = FakeViewModel(mode: mode, environment: environment, parent: lifecycle.lifetime)
-    }
-
-    var presentation: Presentation { .sheet(widthPercent: 60, heightPercent: 50) }
-
-    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        Block(title: " Fake sheet ", theme: theme).render(into: &buffer, area: area)
-        buffer.setString("values \(model.values) ticks \(model.ticks)", x: area.x + 2, y: area.y + 1)
-    }
-
-    func handle(_ key: Key, context: ScreenContext) -> Bool { false }
+extension FakeViewModel: ScenarioContent {
+    func statusLines(style: LabStyle) -> [Line] { [Line("Fake sheet: values \(values) ticks \(ticks)")] }
 }
 
 /// Runs a key script on a fresh headless lab.

@@ -4,7 +4,7 @@ import Tether
 /// (thirty steps of 100 ms, each a progress update), under an overlap policy `p` cycles.
 ///
 /// Bound, the work runs in Tether's `asyncSink(overlap:)`, stored in the view model's lifetime:
-/// dismissing the sheet cancels *every* running body. Leaky, it runs in the seed's naive
+/// dismissing the sheet cancels *every* running body. Leaky, it runs in the article's naive
 /// asyncSink (``Combine/Publisher/naiveAsyncSink(attributedTo:overlap:fileID:line:receiveValue:)``),
 /// which cancels only the last body: the others keep running after dismissal — a leak named by
 /// the sink's line here, each of their progress updates a zombie delivery.
@@ -12,7 +12,7 @@ import Tether
 final class AsyncSinkViewModel {
     /// One rotation's work.
     struct Job: Equatable {
-        enum State: Equatable {
+        enum State: String, Equatable {
             case waiting, running, done, cancelled
         }
 
@@ -31,12 +31,12 @@ final class AsyncSinkViewModel {
     let mode: Mode
     private(set) var overlap = AsyncSinkOverlap.concurrent
     /// The latest jobs, oldest first.
-    private(set) var jobs: [Job] = []
+    var jobs: [Job] { log.items }
     /// How many jobs were started in all.
     private(set) var started = 0
     private let environment: LabEnvironment
     private var sink: (cancellable: AnyCancellable, token: Lifetime.Token)?
-    private let jobCapacity = 12
+    private var log = BoundedLog<Job>(capacity: 12)
 
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
@@ -57,8 +57,10 @@ final class AsyncSinkViewModel {
             lifetime.remove(sink.token)
             sink.cancellable.cancel()
         }
-        for index in jobs.indices where jobs[index].state == .running || jobs[index].state == .waiting {
-            jobs[index].state = .cancelled
+        log.update { jobs in
+            for index in jobs.indices where jobs[index].state == .running || jobs[index].state == .waiting {
+                jobs[index].state = .cancelled
+            }
         }
         subscribe()
         environment.changed()
@@ -112,15 +114,15 @@ final class AsyncSinkViewModel {
 
     private func start(_ orientation: Orientation) -> Int {
         started += 1
-        jobs.append(Job(number: started, orientation: orientation, state: .running))
-        if jobs.count > jobCapacity { jobs.removeFirst(jobs.count - jobCapacity) }
+        log.append(Job(number: started, orientation: orientation, state: .running))
         environment.changed()
         return started
     }
 
     private func update(_ number: Int, _ change: (inout Job) -> Void) {
-        guard let index = jobs.firstIndex(where: { $0.number == number }) else { return }
-        change(&jobs[index])
+        log.update { jobs in
+            if let index = jobs.firstIndex(where: { $0.number == number }) { change(&jobs[index]) }
+        }
         environment.changed()
     }
 }

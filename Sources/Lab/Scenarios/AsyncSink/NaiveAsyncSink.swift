@@ -1,7 +1,7 @@
 import Tether
 
 extension Publisher where Failure == Never, Output: Sendable {
-    /// Seed 003's `asyncSink`, bug included: it remembers only the *last* task it started, so
+    /// The Japanese article's `asyncSink`, bug included: it remembers only the *last* task it started, so
     /// cancelling it cancels that one task and leaves every earlier body running.
     ///
     /// The lab's leaky twin of Tether's `asyncSink(priority:overlap:receiveValue:)`. Each body

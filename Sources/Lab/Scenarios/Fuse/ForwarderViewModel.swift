@@ -1,6 +1,6 @@
 import Tether
 
-/// Seed 002's `Forwarder`, owned by the Fuse sheet: it maps the long-lived repository's
+/// The fuse package's `Forwarder`, owned by the Fuse sheet: it maps the long-lived repository's
 /// orientations through a stateful `map` and hands the result to the long-lived consumer.
 ///
 /// Bound, the mapping captures the forwarder `unowned` behind `fuse(heldBy: self, on:
@@ -18,6 +18,8 @@ final class ForwarderViewModel {
     /// How many orientations the stateful mapping has mapped.
     private(set) var mapped = 0
     private(set) var lastMapped: String?
+    /// The long-lived consumer the forwarder hands its publisher to.
+    let consumer: OrientationConsumer
     private let repository: OrientationRepository
     private var cancellables = Set<AnyCancellable>()
     private var fused: Publishers.Fuse<Publishers.Map<AnyPublisher<Orientation, Never>, String?>>?
@@ -25,9 +27,9 @@ final class ForwarderViewModel {
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
         lifetime = Lifetime(ledger: environment.ledger, parent: parent)
-        repository = OrientationRepository.resident(in: environment)
+        repository = environment.resident(OrientationRepository.resident)
+        consumer = environment.resident(OrientationConsumer.resident)
         lifetime.track(self)
-        let consumer = OrientationConsumer.resident(in: environment)
         // The hand-over: the consumer's subscription is attributed to this view model.
         subscriptionNumber = consumer.subscribe(to: publisher(), attributedTo: lifetime)
     }

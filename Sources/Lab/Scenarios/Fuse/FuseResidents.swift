@@ -1,10 +1,11 @@
 import Tether
 
-/// The long-lived repository of seed 002: it provides the orientation publisher and outlives
-/// every Fuse sheet (it lives in ``LabEnvironment/residents`` as long as the lab).
+/// The long-lived repository of the fuse package's example: it provides the orientation
+/// publisher and outlives every Fuse sheet (a resident of the lab).
 @MainActor
 final class OrientationRepository {
-    static let residentKey = "fuse.repository"
+    /// The lab's repository, made the first time a Fuse sheet needs it.
+    static let resident = Resident(name: "fuse.repository") { OrientationRepository(device: $0.device) }
 
     /// The device's orientation now and after every rotation.
     let orientations: AnyPublisher<Orientation, Never>
@@ -12,27 +13,20 @@ final class OrientationRepository {
     private init(device: Device) {
         orientations = device.orientationPublisher
     }
-
-    /// The lab's repository, made the first time a Fuse sheet needs it.
-    static func resident(in environment: LabEnvironment) -> OrientationRepository {
-        if let repository = environment.residents[residentKey] as? OrientationRepository { return repository }
-        let repository = OrientationRepository(device: environment.device)
-        environment.residents[residentKey] = repository
-        return repository
-    }
 }
 
-/// The long-lived consumer of seed 002: it subscribes to whatever publisher a forwarder hands
+/// The long-lived consumer of the fuse package's example: it subscribes to whatever publisher a forwarder hands
 /// it and keeps the subscription — it outlives every Fuse sheet, so whether the subscription
 /// ends with the forwarder is up to the publisher (a fuse), not to the consumer.
 ///
 /// Each subscription is attributed in the ledger to the forwarder's view model that handed the
 /// publisher over (`sink(attributedTo:)`): when it outlives that view model it is a leak
 /// named by the hand-over's call site, and each value it still receives is a zombie delivery.
-/// Lives in ``LabEnvironment/residents`` as long as the lab; main-actor isolated.
+/// A resident of the lab: lives as long as the lab; main-actor isolated.
 @MainActor
 final class OrientationConsumer {
-    static let residentKey = "fuse.consumer"
+    /// The lab's consumer, made the first time a Fuse sheet needs it.
+    static let resident = Resident(name: "fuse.consumer") { OrientationConsumer(environment: $0) }
 
     /// What happened to one subscription.
     enum State: Equatable {
@@ -51,24 +45,15 @@ final class OrientationConsumer {
         var state = State.receiving
     }
 
-    /// The consumer's log, oldest first (the last ``logCapacity`` lines).
-    private(set) var log: [String] = []
+    /// The consumer's log, oldest first.
+    private(set) var log = BoundedLog<String>(capacity: 200)
     /// Every subscription so far, oldest first.
     private(set) var subscriptions: [Subscription] = []
     private var cancellables: [Int: AnyCancellable] = [:]
     private weak var environment: LabEnvironment?
-    private let logCapacity = 200
 
     private init(environment: LabEnvironment) {
         self.environment = environment
-    }
-
-    /// The lab's consumer, made the first time a Fuse sheet needs it.
-    static func resident(in environment: LabEnvironment) -> OrientationConsumer {
-        if let consumer = environment.residents[residentKey] as? OrientationConsumer { return consumer }
-        let consumer = OrientationConsumer(environment: environment)
-        environment.residents[residentKey] = consumer
-        return consumer
     }
 
     /// The subscription numbered `number`.
@@ -118,7 +103,6 @@ final class OrientationConsumer {
 
     private func append(_ line: String) {
         log.append(line)
-        if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }
         environment?.changed()
     }
 }

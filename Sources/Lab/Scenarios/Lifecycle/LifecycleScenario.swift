@@ -1,108 +1,67 @@
 import TerminalUI
 import Tether
 
-/// Scenario 6: lifecycle states — created → started → resumed, and back when covered.
-///
-/// Teaches that work tied to a screen's lifecycle pauses while the screen is hidden and resumes
-/// without duplicates: `n` covers the sheet; bound, the LiveData observer is paused and the
-/// `repeatOnLifecycle(.started)` ticker stopped, and on return the observer receives the latest
-/// orientation exactly once. Leaky, the observer has no owner and the ticker is a plain task:
-/// both keep going while covered and after the sheet is dismissed.
-enum LifecycleScenario {
-    static let scenario = Scenario(
-        id: "lifecycle", number: 6, title: "Lifecycle",
-        summary: "an observer and a ticker that pause while the screen is covered", seed: "design",
-        make: { mode, environment in LifecycleScreen(mode: mode, environment: environment) })
+extension Scenario {
+    /// Scenario 6: lifecycle states — created → started → resumed, and back when covered.
+    ///
+    /// Teaches that work tied to a screen's lifecycle pauses while the screen is hidden and resumes
+    /// without duplicates: `n` covers the sheet; bound, the LiveData observer is paused and the
+    /// `repeatOnLifecycle(.started)` ticker stopped, and on return the observer receives the latest
+    /// orientation exactly once. Leaky, the observer has no owner and the ticker is a plain task:
+    /// both keep going while covered and after the sheet is dismissed.
+    static let lifecycle = Scenario("lifecycle") {
+        LifecycleViewModel(mode: $0, environment: $1, lifecycle: $2)
+    }
 }
 
-/// The sheet of scenario 6: the observer's state and values, the ticker, and a short history.
-/// `n` presents the cover. Main-actor isolated; held by the stack until dismissed.
-@MainActor
-final class LifecycleScreen: Screen {
-    let lifecycle: Lifecycle
-    let id = "lifecycle"
-    let title = "Lifecycle"
-    private let model: LifecycleViewModel
-    private let ledger: Ledger
-
-    init(mode: Mode, environment: LabEnvironment) {
-        ledger = environment.ledger
-        lifecycle = Lifecycle(ledger: environment.ledger)
-        model = LifecycleViewModel(mode: mode, environment: environment, lifecycle: lifecycle)
-    }
-
-    var presentation: Presentation { .sheet(widthPercent: 76, heightPercent: 76) }
-
+extension LifecycleViewModel: ScenarioContent {
     var keyHints: [KeyHint] { [KeyHint("n", "cover")] }
 
+    /// `n` presents the cover: another screen on top, as on Android when one is pushed, which
+    /// stops this one (created), not merely pauses it (started) as a transient sheet such as help
+    /// does. The stack only knows the sheet states, so the screen moves itself; dismissing the
+    /// cover resumes it.
     func handle(_ key: Key, context: ScreenContext) -> Bool {
         guard key == .character("n") else { return false }
-        let cover = CoverScreen(ledger: ledger)
-        let host: any Screen =
-            if let lab = (context.screen as? HostedScreen)?.lab {
-                HostedScreen(cover, role: .scenario(mode: model.mode), lab: lab)
-            } else {
-                cover
-            }
-        model.willCover()
-        context.present(host) { [weak model] _ in model?.didReturn() }
-        // The cover stands for navigating to another screen: as on Android when one is pushed on
-        // top, this screen is stopped (created), not merely paused (started) as under a transient
-        // sheet such as help. The stack only knows the sheet states, so the screen moves itself;
-        // dismissing the cover resumes it.
+        willCover()
+        context.present(CoverScreen(ledger: lifecycle.lifetime.ledger)) { [weak self] _ in self?.didReturn() }
         lifecycle.move(to: .created)
         return true
     }
 
-    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        let block = Block(title: " Lifecycle (\(model.mode.rawValue)) ", theme: theme)
-        block.render(into: &buffer, area: area)
-        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
-        guard !inner.isEmpty else { return }
-        let observer =
-            model.isObserverActive
-            ? (model.mode == .leaky ? "never pauses (no owner)" : "active") : "paused"
-        let explanation: [String] =
-            switch model.mode {
-            case .bound:
-                [
-                    "Bound: observed with the screen as lifecycle owner; the ticker in repeatOnLifecycle. "
-                        + "n covers the screen: both pause. Rotate, Esc: the latest value arrives once."
-                ]
-            case .leaky:
-                [
-                    "Leaky: observed without an owner, with a bag the lab keeps; the ticker a plain task. "
-                        + "n: both keep going while covered, and after Esc."
-                ]
-            }
-        let status: [Line] = [
-            Line([Span("screen "), Span(lifecycle.state.description, style: theme.accent)]),
+    /// The screen's state, the observer's, what it received, and the ticker.
+    func statusLines(style: LabStyle) -> [Line] {
+        let theme = style.theme
+        let observer = isObserverActive ? (mode == .leaky ? "never pauses (no owner)" : "active") : "paused"
+        return [
+            Line([TextSpan("screen "), TextSpan(lifecycle.state.description, style: theme.accent)]),
             Line([
-                Span("observer "), Span(observer, style: theme.accent),
-                Span("   paused in the ledger \(model.pausedInLedger)", style: theme.dimmed),
+                TextSpan("observer "), TextSpan(observer, style: theme.accent),
+                TextSpan("   paused in the ledger \(pausedInLedger)", style: theme.dimmed),
             ]),
             Line([
-                Span("values received \(model.received)   last "),
-                Span(model.last?.rawValue ?? "—", style: theme.accent),
+                TextSpan("values received \(received)   last "),
+                TextSpan(last?.rawValue ?? "—", style: theme.accent),
             ]),
-            Line("while covered \(model.receivedWhileCovered)   on return \(model.receivedOnReturn)"),
+            Line("while covered \(receivedWhileCovered)   on return \(receivedOnReturn)"),
             Line([
-                Span("ticker "), Span(model.isTicking ? "running" : "stopped", style: theme.accent),
-                Span("   ticks \(model.ticks)"),
+                TextSpan("ticker "), TextSpan(isTicking ? "running" : "stopped", style: theme.accent),
+                TextSpan("   ticks \(ticks)"),
             ]),
         ]
-        let notes = explanation.map { Line($0, style: theme.dimmed) }
-        let notesHeight = notes.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count }
-        // Status on top, the explanation at the bottom, the history between (where the cover goes).
-        let rows = inner.rows([.fixed(status.count), .fixed(1), .fill(), .fixed(notesHeight)])
-        Paragraph(status, style: theme.text, wrap: false).render(into: &buffer, area: rows[0])
-        LogView(model.history.map { Line("· " + $0) }, style: theme.dimmed).render(
-            into: &buffer, area: rows[2])
-        Paragraph(notes, style: theme.text).render(into: &buffer, area: rows[3])
+    }
+
+    /// At least three lines of history.
+    var bodyRows: Int { 3 }
+
+    /// What happened, newest last.
+    func renderBody(into buffer: inout Buffer, area: Rect, style: LabStyle) {
+        LogView(history.items.map { Line("· " + $0) }, style: style.theme.dimmed).render(
+            into: &buffer, area: area)
     }
 }
 
-/// The sheet `n` presents over the lifecycle screen: another screen on top, which stops it. Binds
+/// The sheet `n` presents over the lifecycle sheet: another screen on top, which stops it. Binds
 /// nothing; `Esc` dismisses it.
 @MainActor
 final class CoverScreen: Screen {
@@ -114,19 +73,16 @@ final class CoverScreen: Screen {
         lifecycle = Lifecycle(ledger: ledger)
     }
 
-    /// Small, so the lifecycle screen's status stays in sight beneath it.
+    /// Small, so the lifecycle sheet's status stays in sight beneath it.
     var presentation: Presentation { .sheet(widthPercent: 56, heightPercent: 24) }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        let block = Block(title: " Cover ", theme: theme)
-        block.render(into: &buffer, area: area)
+        let inner = Block(title: " Cover ", theme: theme).render(into: &buffer, area: area, padding: 1)
         Paragraph(
             [
-                Line("Another screen is on top: the lifecycle screen is stopped."),
+                Line("Another screen is on top: the lifecycle sheet is stopped."),
                 Line("Rotate with r, then Esc to return.", style: theme.dimmed),
             ], style: theme.text
-        ).render(into: &buffer, area: block.inner(area).inset(horizontal: 1, vertical: 0))
+        ).render(into: &buffer, area: inner)
     }
-
-    func handle(_ key: Key, context: ScreenContext) -> Bool { false }
 }

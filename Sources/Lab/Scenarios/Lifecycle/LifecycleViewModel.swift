@@ -16,9 +16,7 @@ import Tether
 @MainActor
 final class LifecycleViewModel: LifecycleOwner {
     /// Where the leaky observer registers: a bag that lives as long as the lab.
-    static let residentKey = "lifecycle.observers"
-    /// How many lines of history the screen shows.
-    static let historyLength = 6
+    static let leakyObservers = Resident.bag("lifecycle.observers")
 
     let lifecycle: Lifecycle
     let mode: Mode
@@ -29,8 +27,8 @@ final class LifecycleViewModel: LifecycleOwner {
     private(set) var ticks = 0
     private(set) var isTicking = false
     private(set) var isCovered = false
-    /// What happened, oldest first (the last ``historyLength``).
-    private(set) var history: [String] = []
+    /// What happened, oldest first.
+    private(set) var history = BoundedLog<String>(capacity: 6)
     private var isReturning = false
     private var stateToken: AnyCancellable?
     private weak var environment: LabEnvironment?
@@ -62,7 +60,7 @@ final class LifecycleViewModel: LifecycleOwner {
         case .leaky:
             // No lifecycle owner, a bag nobody ends, a completion holding the view model.
             liveData.add(
-                observer: self, disposeBag: LifecycleViewModel.residentBag(in: environment),
+                observer: self, disposeBag: environment.resident(LifecycleViewModel.leakyObservers),
                 attributedTo: lifetime
             ) { value in
                 MainActor.assumeIsolated { self.receive(value) }
@@ -124,14 +122,6 @@ final class LifecycleViewModel: LifecycleOwner {
 
     private func note(_ line: String) {
         history.append(line)
-        if history.count > LifecycleViewModel.historyLength { history.removeFirst() }
         environment?.changed()
-    }
-
-    private static func residentBag(in environment: LabEnvironment) -> DisposeBag {
-        if let bag = environment.residents[residentKey] as? DisposeBag { return bag }
-        let bag = DisposeBag(ledger: environment.ledger)
-        environment.residents[residentKey] = bag
-        return bag
     }
 }

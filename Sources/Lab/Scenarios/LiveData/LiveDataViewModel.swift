@@ -1,10 +1,10 @@
 import Tether
 
-/// Seed 001's view model: three panels observing one `LiveData` of the orientation.
+/// The LiveData scenario's view model: three panels observing one `LiveData` of the orientation.
 ///
 /// The view model's bag ends with the sheet; each panel's bag is its child. Bound, every panel
 /// registers with its own bag, so dismissing the sheet removes every observer. Leaky, each panel
-/// registers with a bag the long-lived LiveData side keeps (in the lab's residents) and its
+/// registers with a bag the long-lived LiveData side keeps (a resident of the lab) and its
 /// completion holds the panel strongly: nothing ever removes the registration, the panels outlive
 /// the sheet and keep receiving. The registrations are attributed to the view model, so the ledger
 /// names them in its leak and counts what they receive after the sheet as zombie deliveries.
@@ -13,7 +13,7 @@ import Tether
 @MainActor
 final class LiveDataViewModel {
     /// Where the leaky panels register: a bag that lives as long as the lab.
-    static let residentKey = "livedata.observers"
+    static let leakyObservers = Resident.bag("livedata.observers")
 
     let bag: DisposeBag
     let mode: Mode
@@ -30,7 +30,7 @@ final class LiveDataViewModel {
         let target: DisposeBag? =
             switch mode {
             case .bound: nil
-            case .leaky: LiveDataViewModel.residentBag(in: environment)
+            case .leaky: environment.resident(LiveDataViewModel.leakyObservers)
             }
         panels = ["A", "B", "C"].map { name in
             LiveDataPanel(
@@ -40,13 +40,6 @@ final class LiveDataViewModel {
 
     /// Registrations alive on the LiveData: three per sheet, more while leaky panels linger.
     var observerCount: Int { liveData.observerCount }
-
-    private static func residentBag(in environment: LabEnvironment) -> DisposeBag {
-        if let bag = environment.residents[residentKey] as? DisposeBag { return bag }
-        let bag = DisposeBag(ledger: environment.ledger)
-        environment.residents[residentKey] = bag
-        return bag
-    }
 }
 
 /// One observing panel: the last orientation it received and how many values.

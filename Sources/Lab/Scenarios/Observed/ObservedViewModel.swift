@@ -27,8 +27,8 @@ final class ObservedViewModel {
 
     let lifetime: Lifetime
     let mode: Mode
-    /// The will/did log, oldest first (the last ``logCapacity`` lines).
-    private(set) var log: [String] = []
+    /// The will/did log, oldest first.
+    private(set) var log = BoundedLog<String>(capacity: 200)
     private(set) var isBound = false
     /// A's and B's log observations.
     private(set) var logA: PropertyObservation?
@@ -39,7 +39,6 @@ final class ObservedViewModel {
     private(set) var tallied = 0
     /// Weak: the leaky twin never dies, and must not keep the lab's environment alive with it.
     private weak var environment: LabEnvironment?
-    private let logCapacity = 200
 
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
@@ -155,7 +154,6 @@ final class ObservedViewModel {
 
     private func note(_ line: String) {
         log.append(line)
-        if log.count > logCapacity { log.removeFirst(log.count - logCapacity) }
         environment?.changed()
     }
 }

@@ -1,10 +1,10 @@
 import Tether
 
-/// Seed 000's view model: the orientation heard two ways — a Combine publisher and a task
+/// The Orientation scenario's view model: the orientation heard two ways — a Combine publisher and a task
 /// iterating the orientation notifications as an async sequence — and shown as "portrait: yes/no".
 ///
-/// Bound (the seed's fix): the subscription is bound to the view model's lifetime and the loop's
-/// task is stored in it, so both end when the sheet is dismissed. Leaky (the seed's first
+/// Bound (the article's fix): the subscription is bound to the view model's lifetime and the loop's
+/// task is stored in it, so both end when the sheet is dismissed. Leaky (the article's first
 /// version): the publisher side is the same, but the task is never stored. The loop only holds
 /// the view model weakly, so the view model deinitializes on dismissal — and the loop keeps
 /// receiving every rotation. `Task.attributed(to:)` attributes it to the view model, so the ledger
@@ -29,7 +29,7 @@ final class OrientationViewModel {
         lifetime = Lifetime(ledger: environment.ledger, parent: parent)
         lifetime.track(self)
 
-        // The seed's `assign(to: &$isPortraitFromPublisher)`: bound in both modes.
+        // The article's `assign(to: &$isPortraitFromPublisher)`: bound in both modes.
         device.orientationPublisher
             .map(\.isPortrait)
             .sink(boundTo: lifetime) { [weak self] isPortrait in self?.publisherReceived(isPortrait) }

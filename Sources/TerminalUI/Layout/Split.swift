@@ -15,7 +15,7 @@ public enum Constraint: Hashable, Sendable {
 /// Pure: the same input always gives the same rectangles; slots are laid out in order and
 /// always cover exactly the input length when there is at least one `fill`.
 /// A plain value: `Sendable`.
-public struct Layout: Hashable, Sendable {
+public struct Split: Hashable, Sendable {
     public enum Direction: Hashable, Sendable { case vertical, horizontal }
     public var direction: Direction
     public var constraints: [Constraint]
@@ -27,17 +27,17 @@ public struct Layout: Hashable, Sendable {
         self.constraints = constraints
         self.spacing = max(0, spacing)
     }
-    public static func vertical(_ c: [Constraint], spacing: Int = 0) -> Layout {
-        Layout(.vertical, c, spacing: spacing)
+    public static func vertical(_ c: [Constraint], spacing: Int = 0) -> Split {
+        Split(.vertical, c, spacing: spacing)
     }
-    public static func horizontal(_ c: [Constraint], spacing: Int = 0) -> Layout {
-        Layout(.horizontal, c, spacing: spacing)
+    public static func horizontal(_ c: [Constraint], spacing: Int = 0) -> Split {
+        Split(.horizontal, c, spacing: spacing)
     }
 
     /// The rectangles of the slots, in order.
     public func split(_ area: Rect) -> [Rect] {
         let total = direction == .vertical ? area.height : area.width
-        let lengths = Layout.lengths(constraints, total: total, spacing: spacing)
+        let lengths = Split.lengths(constraints, total: total, spacing: spacing)
         var rects: [Rect] = []
         rects.reserveCapacity(lengths.count)
         var offset = 0
@@ -91,10 +91,10 @@ public struct Layout: Hashable, Sendable {
 extension Rect {
     /// Splits this rectangle into rows by `constraints`.
     public func rows(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
-        Layout.vertical(constraints, spacing: spacing).split(self)
+        Split.vertical(constraints, spacing: spacing).split(self)
     }
     /// Splits this rectangle into columns by `constraints`.
     public func columns(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
-        Layout.horizontal(constraints, spacing: spacing).split(self)
+        Split.horizontal(constraints, spacing: spacing).split(self)
     }
 }

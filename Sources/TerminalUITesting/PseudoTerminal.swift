@@ -1,4 +1,12 @@
+import TerminalUI
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs a program on a pseudo-terminal for end-to-end tests: send it keys, read what it
 /// drew, wait until a condition on the output holds, check how it exited.
@@ -37,36 +45,29 @@ public final class PseudoTerminal {
         executable: String, arguments: [String] = [], environment: [String: String], size: Size,
         controllingTerminal: Bool = true
     ) throws {
-        // /dev/ptmx with TIOCSPTLCK/TIOCGPTN is what posix_openpt, unlockpt and ptsname do on Linux.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
-            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
-        else {
-            let e = errno
-            if master >= 0 { close(master) }
-            throw SpawnError.openpt(e)
-        }
-        let slavePath = "/dev/pts/\(number)"
-        var ws = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &ws)
+        let (master, slavePath) = try PseudoTerminal.openMaster()
+        PseudoTerminal.setWindowSize(master, size)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
 
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+        #else
         var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(
             &actions, 0, slavePath, O_RDWR | (controllingTerminal ? 0 : O_NOCTTY), 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (0x80): a new session, so opening the slave makes it the controlling tty;
-        // or POSIX_SPAWN_SETPGROUP (0x02) with group 0: a process group of its own, no controlling tty.
-        // POSIX_SPAWN_SETSIGDEF | SETSIGMASK (0x04 | 0x08): default signal handling in the child.
+        // POSIX_SPAWN_SETSID: a new session, so opening the slave makes it the controlling tty; or
+        // POSIX_SPAWN_SETPGROUP with group 0: a process group of its own, no controlling tty.
+        // POSIX_SPAWN_SETSIGDEF | SETSIGMASK: default signal handling in the child.
         var defaults = sigset_t()
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -74,7 +75,9 @@ public final class PseudoTerminal {
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16((controllingTerminal ? 0x80 : 0x02) | 0x04 | 0x08))
+        let session = controllingTerminal ? PseudoTerminal.spawnNewSession : Int32(POSIX_SPAWN_SETPGROUP)
+        posix_spawnattr_setflags(
+            &attributes, Int16(session | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -171,10 +174,7 @@ public final class PseudoTerminal {
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
     /// Changes the window size (the program gets SIGWINCH).
-    public func resize(to size: Size) {
-        var ws = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(masterFD, UInt(TIOCSWINSZ), &ws)
-    }
+    public func resize(to size: Size) { PseudoTerminal.setWindowSize(masterFD, size) }
 
     /// Reads what is available, waiting up to `milliseconds` for something to arrive.
     /// Returns false once the program has exited and everything was read.
@@ -248,7 +248,8 @@ public final class PseudoTerminal {
         return t.c_lflag & tcflag_t(ICANON) != 0 && t.c_lflag & tcflag_t(ECHO) != 0
     }
 
-    /// Voluntary context switches of every thread of the program (from /proc), or nil.
+    /// Voluntary context switches of every thread of the program (from Linux's /proc), or nil
+    /// where there is no /proc.
     public var voluntaryContextSwitches: Int? {
         guard let dir = opendir("/proc/\(pid)/task") else { return nil }
         defer { closedir(dir) }
@@ -269,6 +270,53 @@ public final class PseudoTerminal {
             fclose(f)
         }
         return total
+    }
+}
+
+// MARK: - Platform
+
+extension PseudoTerminal {
+    /// POSIX_SPAWN_SETSID, which Glibc declares only for GNU sources.
+    #if canImport(Darwin)
+    fileprivate static let spawnNewSession = Int32(POSIX_SPAWN_SETSID)
+    #else
+    fileprivate static let spawnNewSession: Int32 = 0x80
+    #endif
+
+    /// Opens a new pseudo-terminal: its master side, unlocked, and the path of its slave side.
+    fileprivate static func openMaster() throws -> (master: Int32, slavePath: String) {
+        #if canImport(Darwin)
+        let master = posix_openpt(O_RDWR | O_NOCTTY)
+        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
+            let e = errno
+            if master >= 0 { close(master) }
+            throw SpawnError.openpt(e)
+        }
+        return (master, String(cString: name))
+        #else
+        // What posix_openpt, unlockpt and ptsname do on Linux (Glibc does not export them to Swift):
+        // /dev/ptmx, then TIOCSPTLCK and TIOCGPTN.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        else {
+            let e = errno
+            if master >= 0 { close(master) }
+            throw SpawnError.openpt(e)
+        }
+        return (master, "/dev/pts/\(number)")
+        #endif
+    }
+
+    fileprivate static func setWindowSize(_ fd: Int32, _ size: Size) {
+        var ws = winsize(ws_row: UInt16(size.height), ws_col: UInt16(size.width), ws_xpixel: 0, ws_ypixel: 0)
+        #if canImport(Darwin)
+        _ = ioctl(fd, TIOCSWINSZ, &ws)
+        #else
+        _ = ioctl(fd, UInt(TIOCSWINSZ), &ws)
+        #endif
     }
 }
 

@@ -1,11 +1,9 @@
-import TerminalUI
-
-/// One step of a headless run: a key, or lab time passing (`wait:MS`).
+/// One step of a key script: a key, or time passing (`wait:MS`).
 ///
 /// A plain value: `Sendable`.
 public enum KeyStep: Hashable, Sendable, CustomStringConvertible {
     case key(Key)
-    /// Lets this much lab time pass (the `ManualClock` is advanced).
+    /// Lets this much time pass (a headless driver advances its clock).
     case wait(Duration)
 
     public var description: String {
@@ -17,15 +15,16 @@ public enum KeyStep: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a key script could not be read: the one line the CLI prints before exiting with code 2.
+/// Why a key script could not be read, in one line (a command line prints it and exits with code 2).
 public struct KeyScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
 
-/// Parses the keys of `--keys` and `--script`: names separated by whitespace or newlines
-/// (`1`, `r`, `Enter`, `Esc`, `Up`, `Space`, `Ctrl-C`, …), `wait:MS` for lab time, and — in
-/// scripts — `#` comments to the end of the line.
+/// The one parser of key sequences (a headless `--keys`, script files): key names as
+/// `Key(name:)` reads them, separated by whitespace or newlines (`1`, `r`, `Enter`, `Esc`, `Up`,
+/// `Space`, `Ctrl-C`, …), `wait:MS` for time passing, and — in scripts — `#` comments to the end
+/// of the line.
 ///
 /// Stateless; safe from any thread.
 public enum KeyScript {

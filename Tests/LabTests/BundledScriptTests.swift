@@ -1,31 +1,9 @@
-import Lab
 import TerminalUI
 import Testing
 
-@Suite struct KeyScriptTests {
-    @Test func parsesNamesAndWaits() throws {
-        let steps = try KeyScript.parse("1 r  Enter\tEsc Up Down Left Right Tab Space wait:400 ? q")
-        #expect(
-            steps == [
-                .key(.character("1")), .key(.character("r")), .key(.enter), .key(.escape), .key(.up),
-                .key(.down),
-                .key(.left), .key(.right), .key(.tab), .key(.character(" ")), .wait(.milliseconds(400)),
-                .key(.character("?")), .key(.character("q")),
-            ])
-    }
+@testable import Lab
 
-    @Test func scriptsHaveCommentsAndLines() throws {
-        let steps = try KeyScript.parse("# a comment\n1 r # rotate\n\nEsc\n", comments: true)
-        #expect(steps == [.key(.character("1")), .key(.character("r")), .key(.escape)])
-        #expect(try KeyScript.parse("#") == [.key(.character("#"))], "outside scripts # is a key")
-    }
-
-    @Test func unknownNamesAndBadWaitsAreNamed() {
-        #expect(throws: KeyScriptError("unknown key name \"Foo\"")) { try KeyScript.parse("1 Foo r") }
-        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait:soon") }
-        #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait:-5") }
-    }
-
+@Suite struct BundledScriptTests {
     @Test func bundledScriptsParse() throws {
         for (name, text) in LabResources.scripts {
             #expect(!(try KeyScript.parse(text, comments: true)).isEmpty, "\(name)")

@@ -1,7 +1,7 @@
 /// A horizontal progress bar filled in proportion to `ratio`, with a centred label.
 ///
 /// A plain value; rendering is pure. The label defaults to the percentage.
-public struct Gauge: Widget, Sendable {
+public struct ProgressBar: Widget, Sendable {
     public var ratio: Double
     public var label: String?
     public var filledStyle: Style

@@ -4,22 +4,17 @@ import Tether
 /// The inspector: the ledger's counters with their change since the last frame, the ledger as
 /// a tree (owner → entries with kind, call site, age and values delivered), and the event log.
 ///
-/// Renders from one `LedgerSnapshot` per frame, taken by the frame itself; keeps only the
-/// previous frame's counters, for the deltas. A frame whose counters did not change (a
-/// redraw for something else) keeps showing the last change, so a delta does not vanish
-/// 16 ms after it appears. Leaks and zombies stand out (`LabStyle.alarm`).
-/// Main-actor isolated; lives as long as the lab.
+/// A component: it renders from a plain value, one `LedgerSnapshot` per frame, wherever the
+/// snapshot comes from, and keeps its own state — the counters of the frames it drew, for the
+/// deltas. A frame whose counters did not change (a redraw for something else) keeps showing
+/// the last change, so a delta does not vanish 16 ms after it appears. Leaks and zombies stand
+/// out (`LabStyle.alarm`). Main-actor isolated; lives as long as the lab.
 @MainActor
-final class InspectorPanel {
+final class Inspector {
     /// The counters the last frame showed.
     private(set) var previous: LabDump.Counters?
     /// The counters before the last change, for the deltas.
     private var beforeChange: LabDump.Counters?
-
-    /// Remembers `counters` for the next frame's deltas without drawing (the panel is hidden).
-    func skipFrame(_ counters: LedgerSnapshot.Counters) {
-        _ = advance(to: LabDump.Counters(counters))
-    }
 
     /// Moves to this frame's counters and returns the ones the deltas are taken against.
     private func advance(to counters: LabDump.Counters) -> LabDump.Counters {
@@ -32,18 +27,16 @@ final class InspectorPanel {
         let theme = style.theme
         let counters = LabDump.Counters(snapshot.counters)
         let before = advance(to: counters)
-        let block = Block(title: " Inspector ", theme: theme)
-        block.render(into: &buffer, area: area)
-        let inner = block.inner(area).inset(horizontal: 1, vertical: 0)
+        let inner = Block(title: " Inspector ", theme: theme).render(into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
         let rows = inner.rows([.fixed(3), .fixed(1), .fill(3), .fixed(1), .fill(2)])
         paintCounters(counters, before: before, into: &buffer, area: rows[0], style: style)
         buffer.setString("Ledger", x: rows[1].x, y: rows[1].y, maxWidth: rows[1].width, style: theme.title)
-        LogView(InspectorPanel.tree(snapshot, style: style), style: theme.text).renderHead(
+        LogView(Inspector.tree(snapshot, style: style), style: theme.text).renderHead(
             into: &buffer, area: rows[2])
         buffer.setString("Events", x: rows[3].x, y: rows[3].y, maxWidth: rows[3].width, style: theme.title)
         LogView(
-            InspectorPanel.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text
+            Inspector.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text
         )
         .render(into: &buffer, area: rows[4])
     }
@@ -65,13 +58,13 @@ final class InspectorPanel {
             let (label, value, old, alarming) = item
             let cell = columns[i / 3].row(i % 3)
             guard !cell.isEmpty else { continue }
-            var spans = [Span(label.padding(13) + " ", style: style.theme.text)]
+            var spans = [TextSpan(label.padded(toWidth: 13) + " ", style: style.theme.text)]
             let valueStyle = alarming && value > 0 ? style.alarm : Style.bold
-            spans.append(Span(String(value).leftPadding(4), style: valueStyle))
+            spans.append(TextSpan(String(value).leftPadded(toWidth: 4), style: valueStyle))
             let delta = value - old
             if delta != 0 {
                 spans.append(
-                    Span(
+                    TextSpan(
                         " " + (delta > 0 ? "+\(delta)" : "\(delta)"),
                         style: delta > 0 ? style.theme.accent : style.calm))
             }
@@ -92,9 +85,9 @@ final class InspectorPanel {
                 }
             lines.append(
                 Line([
-                    Span(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
-                    Span(" "), Span(state, style: stateStyle),
-                    Span(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
+                    TextSpan(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
+                    TextSpan(" "), TextSpan(state, style: stateStyle),
+                    TextSpan(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
                 ]))
             for entry in owner.entries { lines.append(entryLine(entry, style: style)) }
         }
@@ -108,12 +101,12 @@ final class InspectorPanel {
 
     private static func entryLine(_ entry: LedgerSnapshot.Entry, style: LabStyle) -> Line {
         var spans = [
-            Span("  \(entry.kind.rawValue) "),
-            Span("\(entry.site)", style: .bold),
-            Span(" \(entry.deliveries)× \(format(entry.age))", style: style.theme.dimmed),
+            TextSpan("  \(entry.kind.rawValue) "),
+            TextSpan("\(entry.site)", style: .bold),
+            TextSpan(" \(entry.deliveries)× \(format(entry.age))", style: style.theme.dimmed),
         ]
-        if entry.state == .paused { spans.append(Span(" paused", style: style.theme.dimmed)) }
-        if !entry.bound { spans.append(Span(" unbound", style: style.theme.warning)) }
+        if entry.state == .paused { spans.append(TextSpan(" paused", style: style.theme.dimmed)) }
+        if !entry.bound { spans.append(TextSpan(" unbound", style: style.theme.warning)) }
         return Line(spans)
     }
 
@@ -123,8 +116,8 @@ final class InspectorPanel {
             let text = event.kind == .note ? (event.message ?? "") : event.summary
             let alarming = event.kind == .leak || event.kind == .zombie
             return Line([
-                Span(format(event.time).leftPadding(7) + " ", style: style.theme.dimmed),
-                Span(
+                TextSpan(format(event.time).leftPadded(toWidth: 7) + " ", style: style.theme.dimmed),
+                TextSpan(
                     text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
             ])
         }
@@ -154,16 +147,5 @@ extension LogView {
         var shown = Array(lines.prefix(area.height - 1))
         shown.append(Line("… \(lines.count - shown.count) more", style: .dim))
         LogView(shown, style: style).render(into: &buffer, area: area)
-    }
-}
-
-extension String {
-    /// Padded with spaces on the right to `width` characters (never cut).
-    fileprivate func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-    /// Padded with spaces on the left to `width` characters (never cut).
-    fileprivate func leftPadding(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

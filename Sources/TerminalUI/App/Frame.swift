@@ -1,0 +1,118 @@
+/// The frame an `Application` draws its screens in: an optional header above them, an optional
+/// side panel beside or below them, and a footer of key hints at the bottom.
+extension Application {
+    /// Rows drawn above the screens.
+    ///
+    /// Its `render` paints only its area; it runs on the main actor, once per frame.
+    public struct Header {
+        public var height: Int
+        public var render: @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+
+        public init(
+            height: Int,
+            render: @escaping @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+        ) {
+            self.height = max(0, height)
+            self.render = render
+        }
+    }
+
+    /// A panel beside the screens, or below them where the frame is narrow, drawn before them.
+    ///
+    /// `placement` decides each frame where the panel goes in the body (the area between header
+    /// and footer), or returns nil to hide it; `render` paints it there. Both run on the main actor.
+    public struct SidePanel {
+        public enum Placement: Hashable, Sendable {
+            /// On the right, `width` columns wide.
+            case trailing(width: Int)
+            /// At the bottom, `height` rows high.
+            case bottom(height: Int)
+        }
+
+        public var placement: @MainActor (_ body: Rect) -> Placement?
+        public var render: @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+
+        public init(
+            placement: @escaping @MainActor (_ body: Rect) -> Placement?,
+            render: @escaping @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+        ) {
+            self.placement = placement
+            self.render = render
+        }
+    }
+
+    /// Paints the whole frame into `buffer`: header, side panel, the screens from the topmost
+    /// full-screen one up, footer — or, below `minimumSize`, how big the terminal must be.
+    public func paint(into buffer: inout Buffer) {
+        let area = buffer.area
+        guard !area.isEmpty else { return }
+        if !area.size.contains(minimumSize) {
+            paintTooSmall(into: &buffer, area: area)
+            return
+        }
+        var body = area
+        if let header, header.height > 0 {
+            let parts = body.rows([.fixed(header.height), .fill()])
+            header.render(&buffer, parts[0], theme)
+            body = parts[1]
+        }
+        if body.height > 1 {
+            let parts = body.rows([.fill(), .fixed(1)])
+            body = parts[0]
+            let hints = Application.fit(
+                screen: stack.top.map(footerHints) ?? [], global: globalHints, width: parts[1].width)
+            KeyHintBar(hints, theme: theme).render(into: &buffer, area: parts[1])
+        }
+        var screensArea = body
+        if let sidePanel, let placement = sidePanel.placement(body) {
+            let parts: [Rect]
+            switch placement {
+            case .trailing(let width): parts = body.columns([.fill(), .fixed(width)])
+            case .bottom(let height): parts = body.rows([.fill(), .fixed(height)])
+            }
+            screensArea = parts[0]
+            sidePanel.render(&buffer, parts[1], theme)
+        }
+        let screens = stack.screens
+        let base = screens.lastIndex(where: { $0.presentation == .fullScreen }) ?? 0
+        for screen in screens[base...] {
+            let rect = screen.presentation.rect(screens: screensArea, frame: body)
+            if screen.presentation != .fullScreen { buffer.fill(rect, style: theme.text) }
+            screen.render(into: &buffer, area: rect, theme: theme)
+        }
+    }
+
+    private func paintTooSmall(into buffer: inout Buffer, area: Rect) {
+        let message = "needs \(minimumSize.width)×\(minimumSize.height), have \(area.width)×\(area.height)"
+        let h = min(area.height, Paragraph.wrap(Line(message), width: area.width).count)
+        let box = Rect(x: area.x, y: area.y + (area.height - h) / 2, width: area.width, height: h)
+        Paragraph(message, style: theme.warning, alignment: .center).render(into: &buffer, area: box)
+    }
+
+    /// The footer's hints for `width` columns: the screen's first, then the global keys'. When
+    /// they do not all fit, the screen's are dropped from the end, so the global keys (quit above
+    /// all) stay in sight.
+    static func fit(screen: [KeyHint], global: [KeyHint], width: Int) -> [KeyHint] {
+        var screen = screen
+        while !screen.isEmpty, KeyHintBar.width(of: screen + global) > width { screen.removeLast() }
+        return screen + global
+    }
+}
+
+extension Presentation {
+    /// Where a screen presented this way goes: full screen and sheets over the screens' area,
+    /// overlays over the whole frame between header and footer (side panel included).
+    func rect(screens: Rect, frame: Rect) -> Rect {
+        switch self {
+        case .fullScreen:
+            return screens
+        case .sheet(let wp, let hp):
+            let size = Size(
+                width: max(min(screens.width, 10), screens.width * wp / 100),
+                height: max(min(screens.height, 3), screens.height * hp / 100))
+            return screens.centered(size)
+        case .overlay(let maxWidth):
+            return frame.centered(Size(width: min(frame.width, maxWidth), height: frame.height))
+        }
+    }
+}

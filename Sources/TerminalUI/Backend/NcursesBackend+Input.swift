@@ -1,0 +1,98 @@
+import CNcurses
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The input side of the terminal backend: keys, mouse, resizes and the signals the run loop
+/// watches, decoded from ncurses and the self-pipe.
+extension NcursesBackend {
+    public func readEvents() -> [Event] {
+        NcursesBackend.assertOnMainThread()
+        var events: [Event] = []
+        var ch: wint_t = 0
+        while true {
+            let r = cncurses_get_wch(&ch)
+            if r == cncurses_err() { break }
+            if r == cncurses_key_code_yes() {
+                let code = Int32(truncatingIfNeeded: ch)
+                if code == KEY_RESIZE {
+                    needsUpdate = true
+                    size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+                    events.append(.resize(size))
+                } else if code == KEY_MOUSE {
+                    var x: Int32 = 0
+                    var y: Int32 = 0
+                    var kind: Int32 = 0
+                    if cncurses_getmouse(&x, &y, &kind) == cncurses_ok(),
+                        let k = NcursesBackend.mouseKind(kind)
+                    {
+                        events.append(.mouse(MouseEvent(k, at: Point(x: Int(x), y: Int(y)))))
+                    }
+                } else if let key = NcursesBackend.key(forKeyCode: code) {
+                    events.append(.key(key))
+                }
+            } else if let u = Unicode.Scalar(UInt32(ch)), let key = Key.decode(scalar: u) {
+                events.append(.key(key))
+            }
+        }
+        return events
+    }
+
+    nonisolated static func mouseKind(_ k: Int32) -> MouseEvent.Kind? {
+        switch k {
+        case 1: return .press
+        case 2: return .release
+        case 3: return .click
+        case 4: return .wheelUp
+        case 5: return .wheelDown
+        case 6: return .rightPress
+        default: return nil
+        }
+    }
+
+    /// Maps an ncurses `KEY_*` code to a key.
+    nonisolated static func key(forKeyCode code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_NPAGE: return .pageDown
+        case KEY_PPAGE: return .pageUp
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_IC: return .insert
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        case (KEY_F0 + 1)...(KEY_F0 + 63): return .function(Int(code - KEY_F0))
+        default: return nil
+        }
+    }
+
+    /// Reads the signals delivered since the last call (from the self-pipe).
+    public func readSignals() -> [Int32] {
+        var out: [Int32] = []
+        var byte: UInt8 = 0
+        while read(signalFileDescriptor, &byte, 1) == 1 { out.append(Int32(byte)) }
+        return out
+    }
+
+    public func updateSize() -> Size {
+        NcursesBackend.assertOnMainThread()
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        if cncurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows > 0, cols > 0 {
+            resizeterm(rows, cols)
+            needsUpdate = true
+        }
+        size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
+        return size
+    }
+}
