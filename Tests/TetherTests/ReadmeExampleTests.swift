@@ -17,14 +17,10 @@ extension Notification.Name {
     init(isPortrait: some Publisher<Bool, Never>, center: NotificationCenter) {
         bag.track(self)  // an owner in the ledger: OrientationViewModel#1
         isPortrait.sink(boundTo: bag) { [weak self] in self?.isPortrait = $0 }
-        start(center: center)
-    }
-
-    private func start(center: NotificationCenter) {
         let changes = center.tetherNotifications(named: .orientationDidChange)
         Task { [weak self] in
             for await _ in changes { self?.rotations += 1 }
-        }.store(in: bag)  // cancelled when the model goes (seed 000)
+        }.store(in: bag)  // cancelled when the model goes
     }
 }
 
@@ -44,5 +40,9 @@ extension Notification.Name {
         }
         #expect(tracker.ledger.counters.tasks == 0)
         expectNoLeaks(tracker)
+    }
+
+    @Test(.noLeaks) func dismissingLeavesNothingBehind() {
+        _ = OrientationViewModel(isPortrait: Just(true), center: NotificationCenter())
     }
 }
