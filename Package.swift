@@ -14,12 +14,14 @@ let package = Package(
         .library(name: "Tether", targets: ["Tether"]),
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "TetherInspector", targets: ["TetherInspector"]),
         .executable(name: "tether-lab", targets: ["tether-lab"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // ncursesw from the system (Debian's libncurses-dev), found without pkg-config: its flags
@@ -33,6 +35,15 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(name: "TetherTesting", dependencies: ["Tether"]),
+        // A ledger served on a Unix socket, and the client that reads it. Only this target knows
+        // of sockets: Tether stays free of them.
+        .target(
+            name: "TetherInspector",
+            dependencies: [
+                "Tether",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "TerminalUI",
             dependencies: ["Tether", "CNcurses"]),
@@ -55,6 +66,14 @@ let package = Package(
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
+        .testTarget(
+            name: "TetherInspectorTests",
+            dependencies: [
+                "TetherInspector", "Tether",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "TerminalUI", "Tether", "tether-lab"]),
     ],
     swiftLanguageModes: [.v6]
