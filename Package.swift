@@ -66,10 +66,12 @@ let package = Package(
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Tether", "tui-demo"]),
+        // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
+        .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),
         .testTarget(
             name: "TetherInspectorTests",
             dependencies: [
-                "TetherInspector", "Tether",
+                "TetherInspector", "Tether", "inspector-demo",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
