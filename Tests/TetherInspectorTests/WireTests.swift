@@ -263,4 +263,26 @@ import Tether
         #expect(Duration(wireSeconds: -2e9) == nil)
         #expect(Duration.milliseconds(-1_500).wireSeconds == -1.5)
     }
+
+    /// The protocol article's example lines are lines of this protocol: a hello, a snapshot, and
+    /// a planned message that a reader of this version skips.
+    @Test func theArticlesExamplesDecode() throws {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/TetherInspector/TetherInspector.docc/InspectorProtocol.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let examples = text.components(separatedBy: "```json\n").dropFirst().map {
+            $0.components(separatedBy: "\n```")[0]
+        }
+        #expect(examples.count == 3)
+        let messages = try examples.map { try InspectorMessage.decode(line: Array($0.utf8)) }
+        guard case .hello(let hello)? = messages.first,
+            case .snapshot(let snapshot)? = messages.dropFirst().first
+        else {
+            Issue.record("\(messages)")
+            return
+        }
+        #expect(hello.version == 1)
+        #expect(snapshot.leaks.first?.kindName == "task" && snapshot.owners.first?.state == .leaked)
+        #expect(messages.last == .some(nil), "the planned leak message is skipped")
+    }
 }

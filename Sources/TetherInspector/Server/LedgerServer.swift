@@ -57,7 +57,7 @@ public final class LedgerServer: Sendable {
     ///
     /// - Parameters:
     ///   - path: Where the socket goes. Its directory must exist and be writable.
-    ///   - ledger: The ledger to serve; ``Ledger/shared`` by default.
+    ///   - ledger: The ledger to serve; `Ledger.shared` by default.
     /// - Returns: The server; keep it, since releasing it stops serving.
     /// - Throws: ``LedgerServerError``: a file that is not a socket at `path`, a socket a live
     ///   process serves, a path too long, or a failing system call.
