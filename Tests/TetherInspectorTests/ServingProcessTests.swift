@@ -84,8 +84,8 @@ import Darwin
     /// Idle costs nothing: a serving process whose ledger does not change wakes none of its
     /// threads — with no client, and with a client attached after changes. The windows are the
     /// one wait here that is not a condition: idleness is what they measure.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task")))
-    func anIdleServingProcessWakesNoThread() async throws {
+    #if os(Linux)
+    @Test func anIdleServingProcessWakesNoThread() async throws {
         let demo = try await DemoProcess(serving: path)
         #expect(try await wakeUps(of: demo) == 0, "with no client")
 
@@ -107,4 +107,5 @@ import Darwin
         let after = try #require(demo.voluntaryContextSwitches)
         return after - before
     }
+    #endif
 }

@@ -95,9 +95,10 @@ public final class LedgerClient: Sendable {
         let (events, continuation) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(8))
         let helloPromise = loop.makePromise(of: InspectorHello.self)
-        let timeout = TimeAmount.nanoseconds(
-            helloTimeout.components.seconds * 1_000_000_000 + helloTimeout.components.attoseconds
-                / 1_000_000_000)
+        // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
+        let (seconds, attoseconds) = helloTimeout.components
+        let timeout =
+            TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
         let connected = ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: false)
             .channelInitializer { channel in

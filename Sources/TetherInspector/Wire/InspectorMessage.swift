@@ -11,6 +11,8 @@ import Foundation
 /// let line = InspectorMessage.snapshot(InspectorSnapshot(ledger.snapshot())).encodedLine()
 /// let message = try InspectorMessage.decode(line: line.dropLast())   // .snapshot(…)
 /// ```
+///
+/// A value: `Sendable`, safe to hand to any thread or actor.
 public enum InspectorMessage: Sendable, Equatable {
     case hello(InspectorHello)
     case snapshot(InspectorSnapshot)

@@ -258,7 +258,7 @@ public struct InspectorSnapshot: Sendable, Equatable {
     }
 }
 
-/// Says who serves a ledger: the first line of every connection.
+/// Says who serves a ledger: the first line of every connection. A value: `Sendable`.
 public struct InspectorHello: Sendable, Equatable {
     /// The protocol version the server speaks (``InspectorMessage/protocolVersion``).
     public var version: Int
