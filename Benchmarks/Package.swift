@@ -20,6 +20,7 @@ let package = Package(
         suite("Delivery"),
         suite("Lifetimes"),
         suite("Tasks"),
+        suite("Inspector", extra: [.product(name: "TetherInspector", package: "Tether")]),
         // As the root package's CNcurses: ncursesw without pkg-config, whose flags SwiftPM refuses.
         .systemLibrary(name: "CBenchCurses", path: "CBenchCurses"),
         suite("Frames", extra: ["CBenchCurses", .product(name: "TerminalUI", package: "Tether")]),
