@@ -104,11 +104,11 @@ import Darwin
         let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .milliseconds(1))
         defer { server.stop() }
         // Big snapshots (some 100 KB), so that a few fill the socket and NIO's buffer.
-        let owners = Ledger.$current.withValue(ledger) { (0..<400).map { _ in TestOwner(subject) } }
+        let owners = Ledger.$current.withValue(ledger) { (0..<300).map { _ in TestOwner(subject) } }
         let stuck = try RawClient(path: path)
         let (_, log) = try await connect()
         await log.waitForSnapshot()
-        let changes = 30
+        let changes = 20
         for change in 1...changes {
             ledger.note("\(change)")
             await log.waitForSnapshot("the snapshot of change \(change)") { $0.notes.last == "\(change)" }
@@ -135,7 +135,7 @@ import Darwin
         let (_, log) = try await connect()
         let rude = try RawClient(path: path)
         var random = SeededGenerator(seed: 42)
-        var garbage = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var garbage = (0..<(1 << 18)).map { _ in UInt8.random(in: 0...255, using: &random) }
         garbage +=
             Array(#"{"type":"hello","version":99}"#.utf8) + [10]
             + Array(repeating: UInt8(ascii: "{"), count: 10_000)
