@@ -6,6 +6,12 @@ import Glibc
 import Darwin
 #endif
 
+#if TETHER_TSAN
+// As in Tether: under TSan the lock is the pthread-backed one, whose calls TSan can see.
+import Tether
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
 /// The file system's side of a served socket: what is at a path, a private directory to bind
 /// in, and removing the socket only while it is still the one this process made.
 enum SocketFile {

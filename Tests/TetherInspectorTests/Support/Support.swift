@@ -11,6 +11,12 @@ import Glibc
 import Darwin
 #endif
 
+#if TETHER_TSAN
+// Under TSan, the tests' own locks are the pthread-backed one, as in TetherTests: TSan cannot see
+// the futex `Synchronization.Mutex` uses on Linux.
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
 /// Waits until `condition` holds, checking every millisecond — a wait on a condition, not on
 /// time. Records an issue after a generous bound instead of hanging the run when it never holds.
 func waitUntil(
