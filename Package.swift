@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
+        .library(name: "TetherInspector", targets: ["TetherInspector"]),
         .executable(name: "tether-lab", targets: ["tether-lab"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // ncurses from the system, found without pkg-config: its flags are ones SwiftPM refuses
@@ -36,6 +38,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "TetherTesting", dependencies: ["Tether"]),
+        // A ledger served on a Unix socket, and the client that reads it. Only this target knows
+        // of sockets: Tether stays free of them.
+        .target(
+            name: "TetherInspector",
+            dependencies: [
+                "Tether",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .target(
             name: "TerminalUI",
             dependencies: ["Tether", "CNcurses"],
@@ -76,6 +87,16 @@ let package = Package(
         .testTarget(
             name: "LabTests",
             dependencies: ["Lab", "TerminalUI", "TerminalUITesting", "Tether", "tether-lab"]),
+        // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
+        .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),
+        .testTarget(
+            name: "TetherInspectorTests",
+            dependencies: [
+                "TetherInspector", "Tether", "inspector-demo",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,6 +38,8 @@ OPS = {
     "bind-and-end/1 subscription/Tether DisposeBag": 1000,
     "per-value/1000 values/Task per value": 1000,
     "per-value/1000 values/Tether asyncSink": 1000,
+    "serve/bind-and-end/no server": 1000,
+    "serve/bind-and-end/server, no client": 1000,
 }
 
 # (label, Tether benchmark, alternative, checks).
@@ -69,6 +71,14 @@ PAIRS = [
      "cancel-to-loop-exit/1 task/Task.cancel", [("time", 99, "ratio", 2.0)]),
     ("asyncSink, per value", "per-value/1000 values/Tether asyncSink",
      "per-value/1000 values/Task per value", [("time", 50, "ratio", 2.0)]),
+    # Serving the ledger (TetherInspector): both sides are Tether with the ledger on; the
+    # alternative is the same work in a process that serves nothing.
+    ("bind and end, served with no client vs not served", "serve/bind-and-end/server, no client",
+     "serve/bind-and-end/no server ledger on", [("time", 50, "ratio", 1.02)]),
+    ("bind and end at 10,000/s, client attached vs not served",
+     "serve/bind-and-end at 10,000 a second/client attached",
+     "serve/bind-and-end at 10,000 a second/no server ledger on",
+     [("time", 50, "none", 0), ("time", 99, "none", 0)]),
     # The frame pairs compare the whole Tether path (the app paints the 60 lines with setString,
     # the renderer diffs and draws), then the renderer alone on a finished buffer ("prepainted").
     ("200x60 frame, all cells changed", "frame/200x60 all changed/TerminalUI diff",

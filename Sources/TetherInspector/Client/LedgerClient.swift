@@ -1,0 +1,169 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A connection to a ``LedgerServer``: the server's hello, then its snapshots as an
+/// `AsyncStream` of ``Event``s.
+///
+/// ```swift
+/// let client = try await LedgerClient.connect(to: "/tmp/myapp.tether")
+/// print(client.hello.process, client.hello.pid)
+/// for await event in client.events {
+///     switch event {
+///     case .snapshot(let snapshot): render(snapshot)
+///     case .disconnected(let reason): showBanner(reason.description)
+///     }
+/// }
+/// ```
+///
+/// The stream keeps the newest snapshots a consumer has not taken yet and drops older ones (each
+/// snapshot is the whole picture), so a busy UI never falls behind; ``Event/disconnected(_:)`` is
+/// always the last event. Nothing here blocks the calling thread: reading and decoding run on an
+/// event loop of NIO's shared group, and events arrive as values — iterate them on the main actor.
+///
+/// Lifetime: the connection lasts until the server closes it, ``close()`` is called, or the
+/// stream's iteration ends (its task is cancelled, or the stream is released). To reconnect,
+/// `connect` again to the same path. Thread-safe.
+public final class LedgerClient: Sendable {
+    /// What happens on a connection after its hello.
+    public enum Event: Sendable, Equatable {
+        /// The serving ledger, whole, as it is now.
+        case snapshot(InspectorSnapshot)
+        /// The connection ended; the last event.
+        case disconnected(DisconnectReason)
+    }
+
+    /// Why a connection ended.
+    public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
+        /// The server closed it: it stopped serving, or its process ended.
+        case serverClosed
+        /// This side closed it (``LedgerClient/close()``).
+        case closedByClient
+        /// The server broke the protocol (an over-long or malformed line), or the connection failed.
+        case failed(LedgerClientError)
+
+        public var description: String {
+            switch self {
+            case .serverClosed: "the server closed the connection"
+            case .closedByClient: "closed"
+            case .failed(let error): error.description
+            }
+        }
+    }
+
+    /// The longest line a client accepts by default: 16 MiB, a snapshot of some 100,000 entries.
+    public static let defaultMaximumLineLength = 16 << 20
+
+    /// The path connected to.
+    public let path: String
+    /// The server's hello: its protocol version, pid and process name.
+    public let hello: InspectorHello
+    /// The snapshots as the server sends them, then why the connection ended.
+    public let events: AsyncStream<Event>
+
+    private let channel: any Channel
+
+    private init(path: String, hello: InspectorHello, events: AsyncStream<Event>, channel: any Channel) {
+        self.path = path
+        self.hello = hello
+        self.events = events
+        self.channel = channel
+    }
+
+    /// Connects to the ledger server at `path` and waits for its hello.
+    ///
+    /// - Parameters:
+    ///   - path: The server's socket.
+    ///   - maximumLineLength: The longest line accepted, in bytes; a longer one ends the
+    ///     connection with ``LedgerClientError/lineTooLong(limit:)``.
+    ///   - helloTimeout: How long to wait for the hello before deciding the peer is not a ledger
+    ///     server (``LedgerClientError/noHello(path:)``).
+    /// - Throws: ``LedgerClientError``: nothing at `path`, not a socket, permission denied,
+    ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
+    ///   a malformed or over-long first line.
+    public static func connect(
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength,
+        helloTimeout: Duration = .seconds(5)
+    ) async throws(LedgerClientError) -> LedgerClient {
+        try checkSocket(at: path)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let (events, continuation) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(8))
+        let helloPromise = loop.makePromise(of: InspectorHello.self)
+        // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
+        let (seconds, attoseconds) = helloTimeout.components
+        let timeout =
+            TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
+        let connected = ClientBootstrap(group: loop)
+            .channelOption(.allowRemoteHalfClosure, value: false)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let reader = InspectorReader(
+                        path: path, hello: helloPromise, continuation: continuation, helloTimeout: timeout)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
+                    try channel.pipeline.syncOperations.addHandler(reader)
+                }
+            }
+            .connect(unixDomainSocketPath: path)
+        let channel: any Channel
+        do {
+            channel = try await connected.get()
+        } catch {
+            helloPromise.fail(error)
+            continuation.finish()
+            throw connectError(error, path: path)
+        }
+        let hello: InspectorHello
+        do {
+            hello = try await helloPromise.futureResult.get()
+        } catch {
+            channel.close(promise: nil)
+            continuation.finish()
+            throw (error as? LedgerClientError) ?? .noHello(path: path)
+        }
+        continuation.onTermination = { _ in channel.close(promise: nil) }
+        return LedgerClient(path: path, hello: hello, events: events, channel: channel)
+    }
+
+    /// Closes the connection; ``events`` ends with `.disconnected(.closedByClient)`. Idempotent.
+    public func close() {
+        // Through the pipeline, so that the reader, which owns the connection's state, says why
+        // it ended; on a connection already closed the request finds no one, and that is fine.
+        channel.pipeline.fireUserInboundEventTriggered(InspectorReader.CloseRequest())
+    }
+
+    /// One clear error for what is at `path`, before connecting.
+    private static func checkSocket(at path: String) throws(LedgerClientError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .missing(path: path)
+            case EACCES: throw .permissionDenied(path: path)
+            case ENAMETOOLONG: throw .pathTooLong(path: path)
+            case let code: throw .system(operation: "lstat", reason: Errno(code).description)
+            }
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
+        guard path.utf8.count <= SocketFile.maximumPathLength else { throw .pathTooLong(path: path) }
+    }
+
+    static func connectError(_ error: any Error, path: String) -> LedgerClientError {
+        if error is SocketAddressError { return .pathTooLong(path: path) }
+        guard let error = error as? IOError else {
+            return .system(operation: "connect", reason: String(describing: error))
+        }
+        switch error.errnoCode {
+        case ENOENT: return .missing(path: path)
+        case EACCES, EPERM: return .permissionDenied(path: path)
+        case ECONNREFUSED: return .connectionRefused(path: path)
+        case ENOTSOCK: return .notASocket(path: path)
+        case let code: return .system(operation: "connect", reason: Errno(code).description)
+        }
+    }
+}

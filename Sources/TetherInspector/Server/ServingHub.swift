@@ -1,0 +1,204 @@
+import NIOCore
+import Tether
+
+/// The serving side of a ``LedgerServer``: its clients, its registration with the ledger and
+/// the pacing of snapshots.
+///
+/// Confined to one event loop, the one the listening channel and every client channel run on:
+/// its state is in a `NIOLoopBoundBox`, which checks that. The ledger's change handler, called on
+/// whichever thread changed the ledger, only hops onto the loop.
+///
+/// It observes the ledger only while a client is connected: registering with `onChange` makes
+/// every change of the ledger pay for a check, so the first client registers and the last one
+/// to leave cancels.
+final class ServingHub: Sendable {
+    let ledger: Ledger
+    let loop: any EventLoop
+    /// The hello line, encoded once.
+    private let hello: ByteBuffer
+    private let state: NIOLoopBoundBox<State>
+
+    private struct State {
+        var clients: [ObjectIdentifier: SnapshotWriter] = [:]
+        var registration: AnyCancellable?
+        var timer: Scheduled<Void>?
+        var pacer: SnapshotPacer
+        var sequence = 0
+        var stopped = false
+    }
+
+    init(ledger: Ledger, loop: any EventLoop, interval: TimeAmount, hello: InspectorHello) {
+        self.ledger = ledger
+        self.loop = loop
+        self.hello = ByteBuffer(bytes: InspectorMessage.hello(hello).encodedLine())
+        state = .makeBoxSendingValue(State(pacer: SnapshotPacer(interval: interval)), eventLoop: loop)
+    }
+
+    // MARK: - On the loop
+
+    /// A client connected: it gets the hello and the ledger as it is now; the first client
+    /// starts the observation of the ledger.
+    func join(_ client: SnapshotWriter) {
+        guard !state.value.stopped else {
+            client.close()
+            return
+        }
+        let first = state.value.clients.isEmpty
+        state.value.clients[ObjectIdentifier(client)] = client
+        if first {
+            // Registered before the snapshot is taken: a change after it calls the handler.
+            let token = ledger.onChange { [weak self] in
+                guard let self else { return }
+                self.loop.execute { self.ledgerChanged() }
+            }
+            state.value.registration = token
+        }
+        client.write(hello)
+        client.offer(takeSnapshot())
+    }
+
+    /// A client's channel closed; the last one ends the observation of the ledger.
+    func leave(_ client: SnapshotWriter) {
+        guard state.value.clients.removeValue(forKey: ObjectIdentifier(client)) != nil,
+            state.value.clients.isEmpty
+        else { return }
+        let registration = state.value.registration
+        let timer = state.value.timer
+        state.value.registration = nil
+        state.value.timer = nil
+        state.value.pacer.reset()
+        timer?.cancel()
+        registration?.cancel()
+    }
+
+    /// Stops serving: closes every client (their `leave` ends the observation).
+    func stop() {
+        state.value.stopped = true
+        for client in state.value.clients.values { client.close() }
+    }
+
+    /// Whether the hub observes the ledger now (for tests).
+    var isObservingLedger: Bool { state.value.registration != nil }
+
+    /// How many clients are connected now (for tests).
+    var clientCount: Int { state.value.clients.count }
+
+    /// How many snapshots were taken so far (for tests).
+    var snapshotsTaken: Int { state.value.sequence }
+
+    /// Whether a timer waits to send a snapshot (for tests: none while nothing changes).
+    var isTimerArmed: Bool { state.value.timer != nil }
+
+    private func ledgerChanged() {
+        guard !state.value.clients.isEmpty else { return }
+        act(state.value.pacer.ledgerChanged(at: .now()))
+    }
+
+    private func act(_ action: SnapshotPacer.Action) {
+        switch action {
+        case .send:
+            let line = takeSnapshot()
+            state.value.pacer.sent(at: .now())
+            for client in state.value.clients.values { client.offer(line) }
+        case .arm(let deadline):
+            state.value.timer = loop.scheduleTask(deadline: deadline) { [self] in
+                state.value.timer = nil
+                guard !state.value.clients.isEmpty else { return }
+                act(state.value.pacer.timerFired())
+            }
+        case .wait:
+            break
+        }
+    }
+
+    /// A snapshot of the ledger now, as a line. Taking it re-arms the ledger's change handlers.
+    private func takeSnapshot() -> ByteBuffer {
+        state.value.sequence += 1
+        let snapshot = InspectorSnapshot(ledger.snapshot(), sequence: state.value.sequence)
+        return ByteBuffer(bytes: InspectorMessage.snapshot(snapshot).encodedLine())
+    }
+}
+
+/// One client's connection: writes the hello and the snapshots, keeping only the newest one
+/// not yet written, and ignores whatever the client sends.
+///
+/// A client that reads slowly (or not at all) fills its socket and then NIO's outbound buffer;
+/// the channel turns unwritable and snapshots wait here, each replacing the last, until it is
+/// writable again. So a stuck client costs at most two snapshots of memory and never blocks the
+/// loop or the program. Confined to the hub's event loop, like every channel handler.
+final class SnapshotWriter: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let hub: ServingHub
+    private var context: ChannelHandlerContext?
+    private var pending: ByteBuffer?
+    private var joined = false
+
+    init(hub: ServingHub) {
+        self.hub = hub
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { joinOnce() }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        joinOnce()
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        pending = nil
+        if joined { hub.leave(self) }
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    /// Read-only protocol: what the client sends is dropped unread.
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    /// A client that closed its sending side (`nc -U path < /dev/null`) still reads.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { return }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        flushIfWritable()
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// Writes `line` now, whatever the channel's writability: the hello, which must not be
+    /// replaced by a snapshot.
+    func write(_ line: ByteBuffer) {
+        context?.writeAndFlush(wrapOutboundOut(line), promise: nil)
+    }
+
+    /// Makes `line` the next snapshot to write, replacing one not yet written.
+    func offer(_ line: ByteBuffer) {
+        pending = line
+        flushIfWritable()
+    }
+
+    func close() {
+        context?.close(promise: nil)
+    }
+
+    private func joinOnce() {
+        guard !joined else { return }
+        joined = true
+        hub.join(self)
+    }
+
+    private func flushIfWritable() {
+        guard let context, context.channel.isWritable, let line = pending else { return }
+        pending = nil
+        context.writeAndFlush(wrapOutboundOut(line), promise: nil)
+    }
+}

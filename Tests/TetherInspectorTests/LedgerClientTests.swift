@@ -1,0 +1,203 @@
+import Foundation
+import NIOCore
+import Testing
+import Tether
+
+@testable import TetherInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The client against bad paths and bad peers: one clear error each, never a trap.
+@Suite struct LedgerClientTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    var path: String { directory("peer.sock") }
+
+    /// A path of its own for each fake peer: NIO removes a closed server's socket file after the
+    /// close, which could remove the next peer's socket at the same path.
+    func freshPath() -> String { directory("peer-\(UInt32.random(in: 0...UInt32.max)).sock") }
+
+    static let hello = InspectorMessage.hello(InspectorHello(pid: 1, process: "fake")).encodedLine()
+
+    /// Connects to a fake peer that sends `bytes`; the error `connect` throws, if any.
+    func connectError(
+        toPeerSending bytes: [UInt8], thenCloses: Bool = false, limit: Int = 1_000, at path: String? = nil
+    ) async throws -> LedgerClientError? {
+        let path = path ?? freshPath()
+        let peer = try await FakeServer(path: path, sends: bytes, thenCloses: thenCloses)
+        defer { peer.stop() }
+        do {
+            let client = try await LedgerClient.connect(
+                to: path, maximumLineLength: limit, helloTimeout: .seconds(20))
+            client.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Connects to a fake peer that says hello and then sends `bytes`; how the connection ended.
+    func disconnect(afterHelloPeerSends bytes: [UInt8], limit: Int = 1_000) async throws -> (
+        [InspectorSnapshot], LedgerClient.DisconnectReason?
+    ) {
+        let peer = try await FakeServer(path: path, sends: Self.hello + bytes)
+        defer { peer.stop() }
+        let client = try await LedgerClient.connect(to: path, maximumLineLength: limit)
+        let log = EventLog(client)
+        let reason = await log.waitForDisconnect()
+        return (log.snapshots, reason)
+    }
+
+    @Test func aMissingPath() async {
+        await #expect(throws: LedgerClientError.missing(path: path)) {
+            try await LedgerClient.connect(to: path)
+        }
+        #expect(LedgerClientError.missing(path: "/tmp/a").description == "/tmp/a: no such file")
+        let inMissingDirectory = directory("nope/peer.sock")
+        await #expect(throws: LedgerClientError.missing(path: inMissingDirectory)) {
+            try await LedgerClient.connect(to: inMissingDirectory)
+        }
+    }
+
+    @Test func aPathThatIsNotASocket() async throws {
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        await #expect(throws: LedgerClientError.notASocket(path: path)) {
+            try await LedgerClient.connect(to: path)
+        }
+        await #expect(throws: LedgerClientError.notASocket(path: directory.path)) {
+            try await LedgerClient.connect(to: directory.path)
+        }
+    }
+
+    /// Only runs where permissions apply (not as root, which any mode lets through); the mapping
+    /// of the system's error is checked everywhere below.
+    @Test(.enabled(if: geteuid() != 0)) func aSocketOfAnotherUser() async throws {
+        let server = try LedgerServer.start(at: path, ledger: Ledger(clock: ManualClock()))
+        defer { server.stop() }
+        chmod(path, 0o000)
+        await #expect(throws: LedgerClientError.permissionDenied(path: path)) {
+            try await LedgerClient.connect(to: path)
+        }
+    }
+
+    @Test func systemErrorsReadAsOneClearError() {
+        func mapped(_ code: Int32) -> LedgerClientError {
+            LedgerClient.connectError(IOError(errnoCode: code, reason: "connect"), path: "/p")
+        }
+        #expect(mapped(EACCES) == .permissionDenied(path: "/p"))
+        #expect(mapped(ECONNREFUSED) == .connectionRefused(path: "/p"))
+        #expect(mapped(ENOENT) == .missing(path: "/p"))
+        #expect(mapped(ENOTSOCK) == .notASocket(path: "/p"))
+        #expect(mapped(EIO) == .system(operation: "connect", reason: "Input/output error"))
+        #expect(
+            LedgerClient.connectError(SocketAddressError.unixDomainSocketPathTooLong, path: "/p")
+                == .pathTooLong(path: "/p"))
+        #expect(
+            LedgerClientError.permissionDenied(path: "/p").description
+                == "/p: permission denied (another user's socket?)")
+    }
+
+    @Test func aPeerOfAnotherProtocolVersion() async throws {
+        let hello =
+            Array(#"{"type":"hello","version":2,"pid":1,"process":"future","compression":"zstd"}"#.utf8) + [
+                10
+            ]
+        #expect(try await connectError(toPeerSending: hello) == .versionMismatch(server: 2, client: 1))
+    }
+
+    @Test func aPeerThatSaysNothing() async throws {
+        #expect(try await connectError(toPeerSending: [], thenCloses: true, at: path) == .noHello(path: path))
+        let peer = try await FakeServer(path: directory("silent.sock"), sends: [])
+        defer { peer.stop() }
+        // A timeout is the one thing here that only time can show.
+        await #expect(throws: LedgerClientError.noHello(path: directory("silent.sock"))) {
+            try await LedgerClient.connect(to: directory("silent.sock"), helloTimeout: .milliseconds(20))
+        }
+    }
+
+    @Test func aFirstLineThatIsNotAHello() async throws {
+        #expect(
+            try await connectError(toPeerSending: Array("SSH-2.0-OpenSSH\r\n".utf8))
+                == .malformedLine("not valid JSON, or a number that does not fit its field"))
+        let snapshot = InspectorMessage.snapshot(InspectorSnapshot()).encodedLine()
+        #expect(
+            try await connectError(toPeerSending: snapshot) == .malformedLine("a snapshot before the hello"))
+        let long = try await connectError(toPeerSending: Array(repeating: 65, count: 1_001))
+        #expect(long == .lineTooLong(limit: 1_000), "\(String(describing: long))")
+    }
+
+    @Test func aMalformedLineAfterTheHelloEndsTheConnection() async throws {
+        let good = InspectorMessage.snapshot(InspectorSnapshot(sequence: 1)).encodedLine()
+        let (snapshots, reason) = try await disconnect(
+            afterHelloPeerSends: good + Array("{\"type\":\"snapshot\"}\n".utf8))
+        #expect(snapshots.map(\.sequence) == [1])
+        #expect(reason == .failed(.malformedLine("snapshot: missing time")))
+    }
+
+    @Test func anOverLongLineAfterTheHelloEndsTheConnection() async throws {
+        let (snapshots, reason) = try await disconnect(
+            afterHelloPeerSends: Array(repeating: 32, count: 5_000), limit: 1_000)
+        #expect(snapshots.isEmpty)
+        #expect(reason == .failed(.lineTooLong(limit: 1_000)))
+        #expect(reason?.description == "the server sent a line longer than 1000 bytes")
+    }
+
+    @Test func aSecondHelloEndsTheConnection() async throws {
+        let (_, reason) = try await disconnect(afterHelloPeerSends: Self.hello)
+        #expect(reason == .failed(.malformedLine("a second hello")))
+    }
+
+    /// A message type a later server may add is skipped; what follows still arrives.
+    @Test func aLaterMessageTypeIsSkipped() async throws {
+        let peer = try await FakeServer(
+            path: path,
+            sends: Self.hello + Array(#"{"type":"leak","owner":"A#1"}"#.utf8) + [10]
+                + InspectorMessage.snapshot(InspectorSnapshot(sequence: 5)).encodedLine())
+        defer { peer.stop() }
+        let client = try await LedgerClient.connect(to: path)
+        let log = EventLog(client)
+        #expect(await log.waitForSnapshot()?.sequence == 5)
+        client.close()
+        #expect(await log.waitForDisconnect() == .closedByClient)
+        #expect(log.events.count == 2)
+    }
+
+    /// A partial line at the end is the peer dying mid-line: the connection closed, no error.
+    @Test func aPeerThatDiesMidLineClosesTheConnection() async throws {
+        let peer = try await FakeServer(
+            path: path, sends: Self.hello + Array(#"{"type":"snap"#.utf8), thenCloses: true)
+        defer { peer.stop() }
+        let client = try await LedgerClient.connect(to: path)
+        #expect(await EventLog(client).waitForDisconnect() == .serverClosed)
+    }
+
+    /// The whole client, over a socket, against seeded random streams after a hello: each ends
+    /// in one `.disconnected`, whatever came.
+    @Test func randomStreamsEndCleanly() async throws {
+        var random = SeededGenerator(seed: 77)
+        for round in 0..<60 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                var line = DecoderFuzzTests.validLines.randomElement(using: &random)!
+                if Bool.random(using: &random) { DecoderFuzzTests.mutate(&line, using: &random) }
+                bytes += line + (Int.random(in: 0..<10, using: &random) == 0 ? [] : [10])
+            }
+            let path = directory("r\(round).sock")
+            let peer = try await FakeServer(path: path, sends: Self.hello + bytes, thenCloses: true)
+            let client = try await LedgerClient.connect(to: path, maximumLineLength: 4_096)
+            let log = EventLog(client)
+            let reason = await log.waitForDisconnect()
+            #expect(reason != nil && reason != .closedByClient)
+            #expect(log.events.filter { if case .disconnected = $0 { true } else { false } }.count == 1)
+            peer.stop()
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+import Tether
+
+@testable import TetherInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The server end to end, in this process: a ledger on a manual clock, a server on a socket in a
+/// fresh directory, real clients.
+@Suite struct LedgerServerTests {
+    let directory: TemporaryDirectory
+    let clock = ManualClock()
+    let ledger: Ledger
+    let subject = PassthroughSubject<Int, Never>()
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        ledger = Ledger(clock: clock)
+    }
+
+    var path: String { directory("ledger.sock") }
+
+    func connect() async throws -> (LedgerClient, EventLog) {
+        let client = try await LedgerClient.connect(to: path)
+        return (client, EventLog(client))
+    }
+
+    @Test func aClientGetsTheHelloTheLedgerAndThenEachChange() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let owner = Ledger.$current.withValue(ledger) { TestOwner(subject) }
+        let (client, log) = try await connect()
+        #expect(client.hello == InspectorHello(pid: getpid(), process: ProcessInfo.processInfo.processName))
+        let first = await log.waitForSnapshot()
+        #expect(first?.sequence == 1)
+        #expect(first?.owners.map(\.id) == [owner.bag.ownerID].compactMap { $0 })
+        #expect(first?.counters.subscriptions == 1)
+
+        ledger.note("changed")
+        await log.waitForSnapshot { $0.notes == ["changed"] }
+        #expect(log.snapshots.map(\.sequence) == [1, 2])
+        withExtendedLifetime(owner) {}
+    }
+
+    /// Idle, the server takes no snapshot and arms no timer: the next snapshot after a quiet
+    /// spell is the one of the next change, with the next sequence number.
+    @Test func nothingIsSentWhileNothingChanges() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let (_, log) = try await connect()
+        await log.waitForSnapshot()
+        #expect(try await server.inspect { !$0.isTimerArmed && $0.snapshotsTaken == 1 })
+        _ = ledger.snapshot()  // reading the ledger is no change
+        _ = ledger.counters
+        #expect(try await server.inspect { !$0.isTimerArmed && $0.snapshotsTaken == 1 })
+        ledger.note("marker")
+        await log.waitForSnapshot { $0.notes == ["marker"] }
+        #expect(
+            log.snapshots.map(\.sequence) == [1, 2], "nothing between the first snapshot and the marker's")
+        #expect(try await server.inspect { !$0.isTimerArmed })
+    }
+
+    /// Thousands of changes in a burst: a handful of snapshots, at least 100 ms apart, each a
+    /// real one, the last with the last change. The system clock here, not a manual one: the
+    /// snapshots' times are what shows their pace.
+    @Test func aBurstOfChangesIsCoalescedToAtMostTenSnapshotsASecond() async throws {
+        let ledger = Ledger()
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let (_, log) = try await connect()
+        await log.waitForSnapshot()
+        let start = ContinuousClock.now
+        for change in 1...3_000 {
+            ledger.note("\(change)")
+            if change % 100 == 0 { await Task.yield() }
+        }
+        await log.waitForSnapshot { $0.notes.last == "3000" }
+        let elapsed = ContinuousClock.now - start
+        let paced = log.snapshots.dropFirst()
+        #expect(
+            paced.count <= 2 + Int(elapsed / .milliseconds(100)), "\(paced.count) snapshots in \(elapsed)")
+        #expect(paced.map(\.sequence) == Array(2..<2 + paced.count), "a fast client misses none")
+        var previous = 0
+        for snapshot in paced {
+            // A real snapshot: the log's newest notes, consecutive, further along than the last one.
+            let numbers = snapshot.notes.compactMap { Int($0) }
+            #expect(numbers == Array((numbers.first ?? 0)..<(numbers.first ?? 0) + numbers.count))
+            #expect((numbers.last ?? 0) > previous)
+            previous = numbers.last ?? 0
+        }
+        for (earlier, later) in zip(paced, paced.dropFirst()) {
+            #expect(later.time - earlier.time >= .milliseconds(99), "\(later.time - earlier.time) apart")
+        }
+    }
+
+    /// A client that reads nothing while the ledger changes: the server keeps serving, and when
+    /// the client reads again it gets the newest snapshot, the ones in between dropped.
+    @Test func aStuckClientGetsTheNewestSnapshotWhenItReadsAgain() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .milliseconds(1))
+        defer { server.stop() }
+        // Big snapshots (some 100 KB), so that a few fill the socket and NIO's buffer.
+        let owners = Ledger.$current.withValue(ledger) { (0..<300).map { _ in TestOwner(subject) } }
+        let stuck = try RawClient(path: path)
+        let (_, log) = try await connect()
+        await log.waitForSnapshot()
+        let changes = 20
+        for change in 1...changes {
+            ledger.note("\(change)")
+            await log.waitForSnapshot("the snapshot of change \(change)") { $0.notes.last == "\(change)" }
+        }
+        let taken = try await server.inspect { $0.snapshotsTaken }
+        #expect(taken >= changes + 2)
+        await waitUntil("the newest snapshot at the stuck client") {
+            stuck.snapshots().last?.notes.last == "\(changes)"
+        }
+        let received = stuck.snapshots()
+        #expect(received.last?.sequence == taken)
+        #expect(
+            received.count < changes, "\(received.count) of \(taken) snapshots: the intermediate ones dropped"
+        )
+        #expect(stuck.lines().first?.contains(#""type":"hello""#) == true)
+        withExtendedLifetime(owners) {}
+    }
+
+    /// Garbage, half-closed sockets and a flood of bytes from one client: the others, and it,
+    /// keep getting snapshots.
+    @Test func garbageFromAClientHarmsNothing() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let (_, log) = try await connect()
+        let rude = try RawClient(path: path)
+        var random = SeededGenerator(seed: 42)
+        var garbage = (0..<(1 << 18)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        garbage +=
+            Array(#"{"type":"hello","version":99}"#.utf8) + [10]
+            + Array(repeating: UInt8(ascii: "{"), count: 10_000)
+        var sent = 0
+        await waitUntil("the garbage sent") {
+            sent += rude.send(Array(garbage[sent...]))
+            return sent == garbage.count
+        }
+        rude.shutdownSending()
+        ledger.note("still here")
+        await log.waitForSnapshot { $0.notes == ["still here"] }
+        await waitUntil("the snapshot at the rude client") { rude.snapshots().last?.notes == ["still here"] }
+        #expect(try await server.inspect { $0.clientCount } == 2)
+    }
+
+    /// Costs nothing while no client is connected: the server registers with the ledger when the
+    /// first client comes and cancels when the last one goes.
+    @Test func theLedgerIsObservedOnlyWhileAClientIsConnected() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        #expect(try await server.inspect { !$0.isObservingLedger })
+        ledger.note("nobody sees this")
+        #expect(try await server.inspect { $0.snapshotsTaken } == 0)
+
+        let (first, firstLog) = try await connect()
+        let (second, secondLog) = try await connect()
+        await firstLog.waitForSnapshot()
+        await secondLog.waitForSnapshot()
+        #expect(try await server.inspect { $0.isObservingLedger && $0.clientCount == 2 })
+        first.close()
+        #expect(await firstLog.waitForDisconnect() == .closedByClient)
+        try await waitUntil("one client left") { try await server.inspect { $0.clientCount } == 1 }
+        #expect(try await server.inspect { $0.isObservingLedger })
+        second.close()
+        try await waitUntil("no client left") { try await server.inspect { $0.clientCount } == 0 }
+        #expect(try await server.inspect { !$0.isObservingLedger && !$0.isTimerArmed })
+        let taken = try await server.inspect { $0.snapshotsTaken }
+        ledger.note("nobody sees this either")
+        #expect(try await server.inspect { $0.snapshotsTaken } == taken)
+    }
+
+    /// Ending the iteration of the events ends the connection: nothing keeps it open unseen.
+    @Test func cancellingTheIterationClosesTheConnection() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let client = try await LedgerClient.connect(to: path)
+        let reader = Task {
+            for await _ in client.events {}
+        }
+        try await waitUntil("the client connected") { try await server.inspect { $0.clientCount } == 1 }
+        reader.cancel()
+        try await waitUntil("the client gone") { try await server.inspect { $0.clientCount } == 0 }
+    }
+
+    @Test func stopRemovesTheSocketAndEndsEveryClient() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        let (_, log) = try await connect()
+        await log.waitForSnapshot()
+        server.stop()
+        #expect(!isSocket(path))
+        #expect(directory.names.isEmpty)
+        #expect(await log.waitForDisconnect() == .serverClosed)
+        server.stop()  // idempotent
+        await #expect(throws: LedgerClientError.missing(path: path)) {
+            try await LedgerClient.connect(to: path)
+        }
+        // The path is free for the next server.
+        let next = try LedgerServer.start(at: path, ledger: ledger)
+        next.stop()
+    }
+
+    @Test func releasingTheServerStopsIt() async throws {
+        var server: LedgerServer? = try LedgerServer.start(at: path, ledger: ledger)
+        let (_, log) = try await connect()
+        await log.waitForSnapshot()
+        #expect(server != nil)
+        server = nil
+        #expect(!isSocket(path))
+        #expect(await log.waitForDisconnect() == .serverClosed)
+    }
+
+    /// Stopping removes only its own socket: one that replaced it at the path stays.
+    @Test func stopLeavesAnotherServersSocketAlone() throws {
+        let first = try LedgerServer.start(at: path, ledger: ledger)
+        let moved = directory("moved.sock")
+        #expect(rename(path, moved) == 0)
+        let second = try LedgerServer.start(at: path, ledger: ledger)
+        first.stop()
+        #expect(isSocket(path), "the second server's socket")
+        second.stop()
+        #expect(!isSocket(path))
+        unlink(moved)
+    }
+}

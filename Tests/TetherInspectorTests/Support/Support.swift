@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Testing
+import Tether
+
+@testable import TetherInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if TETHER_TSAN
+// Under TSan, the tests' own locks are the pthread-backed one, as in TetherTests: TSan cannot see
+// the futex `Synchronization.Mutex` uses on Linux.
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
+/// Waits until `condition` holds, checking every millisecond — a wait on a condition, not on
+/// time. Records an issue after a generous bound instead of hanging the run when it never holds.
+func waitUntil(
+    _ what: String = "a condition", within bound: Duration = .seconds(20),
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+) async rethrows {
+    let deadline = ContinuousClock.now + bound
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    Issue.record("waited for \(what), which never held", sourceLocation: sourceLocation)
+}
+
+/// A fresh directory per test, short enough for socket paths (~104 bytes), removed at the end.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/ti.XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw Errno(errno)
+        }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A path in the directory.
+    func callAsFunction(_ name: String) -> String { path + "/" + name }
+
+    /// The names in the directory.
+    var names: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The permission bits of the file at `path`, nil when there is none.
+func mode(of path: String) -> mode_t? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return info.st_mode & 0o7777
+}
+
+func isSocket(_ path: String) -> Bool { SocketFile.identity(at: path) != nil }
+
+/// Records a client's events as they come, for whole-history assertions.
+final class EventLog: Sendable {
+    private let storage = Mutex<[LedgerClient.Event]>([])
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(_ client: LedgerClient) {
+        let events = client.events
+        let started = Task { [self] in
+            for await event in events { storage.withLock { $0.append(event) } }
+        }
+        task.withLock { $0 = started }
+    }
+
+    var events: [LedgerClient.Event] { storage.withLock { $0 } }
+
+    var snapshots: [InspectorSnapshot] {
+        events.compactMap { if case .snapshot(let snapshot) = $0 { snapshot } else { nil } }
+    }
+
+    var disconnect: LedgerClient.DisconnectReason? {
+        events.lazy.compactMap { if case .disconnected(let reason) = $0 { reason } else { nil } }.first
+    }
+
+    /// Waits until a snapshot satisfies `predicate`, and returns it.
+    @discardableResult
+    func waitForSnapshot(
+        _ what: String = "a snapshot", sourceLocation: SourceLocation = #_sourceLocation,
+        where predicate: (InspectorSnapshot) -> Bool = { _ in true }
+    ) async -> InspectorSnapshot? {
+        await waitUntil(what, sourceLocation: sourceLocation) { snapshots.contains(where: predicate) }
+        return snapshots.first(where: predicate)
+    }
+
+    func waitForDisconnect(sourceLocation: SourceLocation = #_sourceLocation) async -> LedgerClient
+        .DisconnectReason?
+    {
+        await waitUntil("a disconnect", sourceLocation: sourceLocation) { disconnect != nil }
+        return disconnect
+    }
+}
+
+extension InspectorSnapshot {
+    /// The notes of the log, in order.
+    var notes: [String] { events.filter { $0.kind == .note }.compactMap(\.message) }
+}
+
+/// An owner for the tests: a `DisposeBag` it tracks, with one subscription bound to it.
+final class TestOwner {
+    let bag = DisposeBag()
+
+    init(_ events: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        events.sink { _ in }.store(in: bag)
+    }
+}
+
+/// A deterministic random number generator (SplitMix64): the same seed, the same cases.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+import Tether
+
+@testable import TetherInspector
+
+@Suite struct WireTests {
+    /// Every field set, none of them default: a round trip that loses one fails.
+    static let full = InspectorSnapshot(
+        sequence: 7, time: .milliseconds(12_345),
+        counters: {
+            var counters = InspectorSnapshot.Counters()
+            (counters.owners, counters.subscriptions, counters.tasks, counters.observers) = (3, 4, 5, 6)
+            (counters.bindings, counters.paused, counters.leaks, counters.ending, counters.zombies) = (
+                7, 8, 9, 10, 11
+            )
+            return counters
+        }(),
+        owners: [
+            .init(
+                id: OwnerID(typeName: "ViewModel", serial: 2),
+                site: .init(fileID: "App/ViewModel.swift", line: 12),
+                state: .leaked, age: .microseconds(1_500_001),
+                entries: [
+                    .init(
+                        kind: .task, owner: OwnerID(typeName: "ViewModel", serial: 2),
+                        site: .init(fileID: "App/ViewModel.swift", line: 20), deliveries: 3,
+                        age: .milliseconds(900), paused: true, bound: false)
+                ])
+        ],
+        unowned: [.init(kind: .observer, site: .init(fileID: "App/Free.swift", line: 1), deliveries: 1)],
+        leaks: [
+            .init(
+                owner: OwnerID(typeName: "ViewModel", serial: 2), kind: .task,
+                site: .init(fileID: "App/ViewModel.swift", line: 20), endedAt: .seconds(10),
+                survivors: [.init(fileID: "App/ViewModel.swift", line: 20)],
+                signature: "ViewModel task ViewModel.swift:20"),
+            .init(
+                owner: OwnerID(typeName: "Sheet", serial: 1), kind: nil,
+                site: .init(fileID: "App/Sheet.swift", line: 5)),
+        ],
+        events: [
+            .init(
+                time: .seconds(1), kind: .cancelled, owner: OwnerID(typeName: "ViewModel", serial: 1),
+                entryKind: .subscription, site: .init(fileID: "App/ViewModel.swift", line: 30)),
+            .init(time: .seconds(2), kind: .note, message: "presented \"orientation\"\nrotated"),
+            .init(time: .seconds(3), kind: .releasedLate, owner: OwnerID(typeName: "Model<Int>", serial: 12)),
+        ])
+
+    func roundTrip(_ message: InspectorMessage) throws -> InspectorMessage? {
+        let line = message.encodedLine()
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(line.dropLast().contains(UInt8(ascii: "\n")) == false, "one line, newlines in text escaped")
+        return try InspectorMessage.decode(line: line.dropLast())
+    }
+
+    @Test func aSnapshotSurvivesARoundTrip() throws {
+        #expect(try roundTrip(.snapshot(Self.full)) == .snapshot(Self.full))
+    }
+
+    @Test func aHelloSurvivesARoundTrip() throws {
+        let hello = InspectorHello(pid: 4242, process: "my app")
+        #expect(try roundTrip(.hello(hello)) == .hello(hello))
+        #expect(hello.version == InspectorMessage.protocolVersion)
+    }
+
+    /// What a real ledger records: owners, entries, a leak, notes and events, on a manual clock.
+    @Test func aLedgersSnapshotSurvivesARoundTrip() throws {
+        let clock = ManualClock()
+        let ledger = Ledger(clock: clock)
+        let subject = PassthroughSubject<Int, Never>()
+        let (kept, leaked) = Ledger.$current.withValue(ledger) {
+            let kept = TestOwner(subject)
+            let leaked = TestOwner(subject)
+            clock.advance(by: .milliseconds(250))
+            subject.send(1)
+            leaked.bag.dispose()  // ended, but the object is held: a leak once the grace period passes
+            ledger.note("dismissed")
+            return (kept, leaked)
+        }
+        clock.advance(by: .seconds(1))
+        let snapshot = ledger.snapshot()
+        #expect(snapshot.leaks.count == 1)
+        let wire = InspectorSnapshot(snapshot, sequence: 3)
+        #expect(wire.counters == InspectorSnapshot.Counters(snapshot.counters))
+        #expect(wire.owners.map(\.id) == snapshot.owners.map(\.id))
+        #expect(
+            wire.owners.first?.entries.first?.deliveries == snapshot.owners.first?.entries.first?.deliveries)
+        #expect(wire.owners.first?.site.description == snapshot.owners.first?.site.description)
+        #expect(wire.leaks.first?.owner == leaked.bag.ownerID)
+        #expect(wire.leaks.first?.kindName == "owner")
+        #expect(wire.events.map(\.kind) == snapshot.events.map(\.kind))
+        #expect(wire.notes == ["dismissed"])
+        #expect(wire.time == .milliseconds(1250))
+        #expect(try roundTrip(.snapshot(wire)) == .snapshot(wire))
+        withExtendedLifetime((kept, leaked)) {}
+    }
+
+    /// The fields `tether-lab attach --dump json` prints, under the names it prints them.
+    @Test func aSnapshotLineHasWhatTheDumpPrints() throws {
+        let line = InspectorMessage.snapshot(Self.full).encodedLine()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["type"] as? String == "snapshot")
+        let counters = try #require(object["counters"] as? [String: Int])
+        #expect(counters["owners"] == 3 && counters["zombies"] == 11 && counters.count == 9)
+        let owner = try #require((object["owners"] as? [[String: Any]])?.first)
+        #expect(owner["id"] as? String == "ViewModel#2")
+        #expect(owner["site"] as? String == "App/ViewModel.swift:12")
+        #expect(owner["state"] as? String == "leaked")
+        let entry = try #require((owner["entries"] as? [[String: Any]])?.first)
+        #expect(entry["kind"] as? String == "task")
+        #expect(entry["site"] as? String == "App/ViewModel.swift:20")
+        #expect(entry["deliveries"] as? Int == 3)
+        let leaks = try #require(object["leaks"] as? [[String: Any]])
+        #expect(leaks[0]["owner"] as? String == "ViewModel#2")
+        #expect(leaks[0]["kind"] as? String == "task")
+        #expect(leaks[0]["signature"] as? String == "ViewModel task ViewModel.swift:20")
+        #expect(leaks[1]["kind"] as? String == "owner")
+        #expect(Self.full.owners[0].site.description == "ViewModel.swift:12")
+    }
+
+    /// The hello line, byte for byte: its four fields never change meaning across versions.
+    @Test func theHelloLineIsStable() {
+        let line = InspectorMessage.hello(InspectorHello(pid: 7, process: "lab")).encodedLine()
+        #expect(
+            String(decoding: line, as: UTF8.self) == #"{"pid":7,"process":"lab","type":"hello","version":1}"#
+                + "\n")
+    }
+
+    /// A line as a version-1 server writes it, by hand: the protocol, not just this encoder.
+    @Test func decodesAHandWrittenSnapshot() throws {
+        let line = #"""
+            {"type":"snapshot","sequence":2,"time":1.5,"counters":{"owners":1,"tasks":1},
+            "owners":[{"id":"Model#1","site":"App/Model.swift:3","state":"ended","age":0.25,
+            "entries":[{"kind":"task","site":"App/Model.swift:9","deliveries":0,"age":0.000001,"paused":false,"bound":true}]}],
+            "leaks":[],"events":[{"time":1.0,"kind":"owner ended","owner":"Model#1","site":"App/Model.swift:3"}]}
+            """#.replacingOccurrences(of: "\n", with: "")
+        let message = try InspectorMessage.decode(line: Array(line.utf8))
+        guard case .snapshot(let snapshot)? = message else {
+            Issue.record("not a snapshot: \(String(describing: message))")
+            return
+        }
+        #expect(
+            snapshot.counters.tasks == 1 && snapshot.counters.subscriptions == 0, "missing counters read as 0"
+        )
+        #expect(snapshot.owners[0].state == .ended)
+        #expect(snapshot.owners[0].entries[0].age == .microseconds(1))
+        #expect(snapshot.unowned.isEmpty, "an absent list reads as empty")
+        #expect(snapshot.events[0].kind == .ownerEnded)
+    }
+
+    @Test func unknownFieldsAreIgnored() throws {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(InspectorMessage.snapshot(Self.full).encodedLine()))
+                as? [String: Any])
+        object["future"] = ["nested": [1, 2, 3]]
+        var owners = try #require(object["owners"] as? [[String: Any]])
+        owners[0]["color"] = "red"
+        object["owners"] = owners
+        let line = try JSONSerialization.data(withJSONObject: object)
+        #expect(try InspectorMessage.decode(line: line) == .snapshot(Self.full))
+        let hello = #"{"type":"hello","version":1,"pid":1,"process":"p","host":"h"}"#
+        #expect(
+            try InspectorMessage.decode(line: Array(hello.utf8))
+                == .hello(InspectorHello(pid: 1, process: "p")))
+    }
+
+    @Test func aMessageOfAnUnknownTypeIsSkipped() throws {
+        #expect(try InspectorMessage.decode(line: Array(#"{"type":"leak","owner":"A#1"}"#.utf8)) == nil)
+    }
+
+    @Test func anEventOfAnUnknownKindIsSkipped() throws {
+        let line =
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[],"leaks":[],"#
+            + #""events":[{"time":1,"kind":"teleported"},{"time":2,"kind":"note","message":"kept"}]}"#
+        guard case .snapshot(let snapshot)? = try InspectorMessage.decode(line: Array(line.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        #expect(snapshot.notes == ["kept"])
+        #expect(snapshot.events.count == 1)
+    }
+
+    @Test func aHelloOfAnotherVersionIsRejected() {
+        for version in ["2", "0", "-1", "99999999999"] {
+            let line = #"{"type":"hello","version":\#(version),"pid":1,"process":"p","shape":"new"}"#
+            #expect(throws: LedgerClientError.versionMismatch(server: Int(version)!, client: 1)) {
+                try InspectorMessage.decode(line: Array(line.utf8))
+            }
+        }
+        #expect(throws: LedgerClientError.versionMismatch(server: 0, client: 1)) {
+            try InspectorMessage.decode(line: Array(#"{"type":"hello","pid":1,"process":"p"}"#.utf8))
+        }
+        #expect(
+            LedgerClientError.versionMismatch(server: 2, client: 1).description
+                == "the server speaks inspector protocol version 2; this client speaks version 1")
+    }
+
+    @Test(arguments: [
+        ("", "not valid JSON"),
+        ("hello", "not valid JSON"),
+        ("[1,2]", "the line"),
+        (#"{"version":1}"#, "missing type"),
+        (#"{"type":"snapshot"}"#, "snapshot: missing time"),
+        (#"{"type":"snapshot","time":"soon","counters":{},"owners":[],"leaks":[]}"#, "snapshot: time"),
+        (#"{"type":"snapshot","time":1e300,"counters":{},"owners":[],"leaks":[]}"#, "not a duration"),
+        (
+            #"{"type":"snapshot","time":0,"counters":{"tasks":1.5},"owners":[],"leaks":[]}"#,
+            "a number that does not fit"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[{"id":"NoSerial","site":"a:1","state":"alive","age":0,"entries":[]}],"leaks":[]}"#,
+            "not an owner id"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[{"id":"A#1","site":"nowhere","state":"alive","age":0,"entries":[]}],"leaks":[]}"#,
+            "not a call site"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[{"id":"A#1","site":"a:1","state":"zombie","age":0,"entries":[]}],"leaks":[]}"#,
+            "unknown owner state"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[],"leaks":[{"owner":"A#1","kind":"ghost","site":"a:1","endedAt":0,"survivors":[]}]}"#,
+            "unknown leak kind"
+        ),
+        (
+            #"{"type":"hello","version":1,"pid":1e10,"process":"p"}"#,
+            "hello: not valid JSON, or a number that does not fit"
+        ),
+    ])
+    func malformedLinesAreRejectedWithAReason(line: String, reason: String) {
+        do {
+            _ = try InspectorMessage.decode(line: Array(line.utf8))
+            Issue.record("accepted \(line)")
+        } catch {
+            guard case .malformedLine(let text) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(text.contains(reason), "\(text)")
+            #expect(!text.contains("\n") && text.count <= 200)
+        }
+    }
+
+    @Test func sitesAndOwnerIDsReadAsText() throws {
+        let site = InspectorSnapshot.Site(CallSite(fileID: "Lab/Sheet.swift", line: 40))
+        #expect(site.fileID == "Lab/Sheet.swift" && site.line == 40)
+        #expect(site.description == "Sheet.swift:40" && site.file == "Sheet.swift")
+        #expect(InspectorSnapshot.Site(fileID: "bare.swift", line: 1).file == "bare.swift")
+        // A colon in the file's name: the line is after the last one.
+        let odd = InspectorSnapshot(owners: [
+            .init(id: OwnerID(typeName: "A#B", serial: 3), site: .init(fileID: "M/a:b.swift", line: 2))
+        ])
+        #expect(try roundTrip(.snapshot(odd)) == .snapshot(odd))
+    }
+
+    @Test func durationsKeepMicroseconds() {
+        #expect(Duration.nanoseconds(1_499).roundedToMicroseconds == .microseconds(1))
+        #expect(Duration.nanoseconds(1_500).roundedToMicroseconds == .microseconds(2))
+        #expect(Duration(wireSeconds: 1.000001) == .microseconds(1_000_001))
+        #expect(Duration(wireSeconds: .infinity) == nil)
+        #expect(Duration(wireSeconds: -2e9) == nil)
+        #expect(Duration.milliseconds(-1_500).wireSeconds == -1.5)
+    }
+
+    /// The protocol article's example lines are lines of this protocol: a hello, a snapshot, and
+    /// a planned message that a reader of this version skips.
+    @Test func theArticlesExamplesDecode() throws {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/TetherInspector/TetherInspector.docc/InspectorProtocol.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let examples = text.components(separatedBy: "```json\n").dropFirst().map {
+            $0.components(separatedBy: "\n```")[0]
+        }
+        #expect(examples.count == 3)
+        let messages = try examples.map { try InspectorMessage.decode(line: Array($0.utf8)) }
+        guard case .hello(let hello)? = messages.first,
+            case .snapshot(let snapshot)? = messages.dropFirst().first
+        else {
+            Issue.record("\(messages)")
+            return
+        }
+        #expect(hello.version == 1)
+        #expect(snapshot.leaks.first?.kindName == "task" && snapshot.owners.first?.state == .leaked)
+        #expect(messages.last == .some(nil), "the planned leak message is skipped")
+    }
+}
