@@ -68,9 +68,11 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     private func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
         if let handOver, !handOver.source.isCurrent(handOver.write) { return }
         let before = lock.withLock { _ in state.records }
+        // Each call is counted before it is made: a handler that ends its own lifetime received the
+        // value before the end, which is no zombie delivery.
         for record in before where record.observation.fires(at: .will) {
-            record.handler(newValue, nil)
             record.observation.entry?.delivered()
+            record.handler(newValue, nil)
         }
         let stored: Stored?
         if let handOver {
@@ -89,8 +91,8 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         }
         guard let stored else { return }
         for record in stored.records where record.observation.fires(at: .did) {
-            record.handler(newValue, stored.old)
             record.observation.entry?.delivered()
+            record.handler(newValue, stored.old)
         }
         guard let binding = stored.binding, binding !== handOver?.binding,
             let partner = binding.partner(of: self)
