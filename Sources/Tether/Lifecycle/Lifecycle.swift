@@ -32,12 +32,14 @@ public final class Lifecycle: Sendable {
         }
     }
 
+    private typealias Observer = (key: UInt64, handler: @Sendable (State) -> Void)
+
     private struct Storage {
         var state: State = .initialized
         /// States reached but not yet told to observers, oldest first.
         var undelivered: [State] = []
         var delivering = false
-        var observers: [(key: UInt64, handler: @Sendable (State) -> Void)] = []
+        var observers: [Observer] = []
         var nextKey: UInt64 = 0
     }
 
@@ -110,15 +112,15 @@ public final class Lifecycle: Sendable {
 
     private func deliver() {
         while true {
-            let next = storage.withLock { storage -> (State, [@Sendable (State) -> Void])? in
+            let next = storage.withLock { storage -> (State, [Observer])? in
                 guard !storage.undelivered.isEmpty else {
                     storage.delivering = false
                     return nil
                 }
-                return (storage.undelivered.removeFirst(), storage.observers.map(\.handler))
+                return (storage.undelivered.removeFirst(), storage.observers)
             }
-            guard let (state, handlers) = next else { return }
-            for handler in handlers { handler(state) }
+            guard let (state, observers) = next else { return }
+            for (key, handler) in observers where isObserving(key) { handler(state) }
             if state == .destroyed {
                 let released = storage.withLock { storage in
                     defer { storage.observers.removeAll() }
@@ -128,6 +130,12 @@ public final class Lifecycle: Sendable {
                 lifetime.end()
             }
         }
+    }
+
+    /// Whether the observation `key` is still registered: one cancelled by an earlier handler of
+    /// the same step is not called for it.
+    private func isObserving(_ key: UInt64) -> Bool {
+        storage.withLock { storage in storage.observers.contains { $0.key == key } }
     }
 }
 
