@@ -36,6 +36,9 @@ public final class Lifecycle: Sendable {
 
     private struct Storage {
         var state: State = .initialized
+        /// The last state taken out of `undelivered` to be told: what an observer added now is told
+        /// first, before the steps still to come.
+        var told: State = .initialized
         /// States reached but not yet told to observers, oldest first.
         var undelivered: [State] = []
         var delivering = false
@@ -88,7 +91,8 @@ public final class Lifecycle: Sendable {
     /// cancelled or released, or the lifecycle is destroyed (after `destroyed` is delivered).
     ///
     /// - Parameters:
-    ///   - receiveCurrent: Whether to call `handler` with the current state at once.
+    ///   - receiveCurrent: Whether to call `handler` with the current state at once (during a
+    ///     move, the step being told; the steps after it follow).
     ///   - handler: Called with each state, on the thread that moves the lifecycle.
     public func observe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
@@ -99,7 +103,9 @@ public final class Lifecycle: Sendable {
             if storage.state != .destroyed || storage.delivering {
                 storage.observers.append((key, handler))
             }
-            return (key, storage.state)
+            // While a move is being told, the state being told, not the one it moves to: the
+            // steps still to come follow, in order.
+            return (key, storage.told)
         }
         if receiveCurrent { handler(current) }
         return AnyCancellable { [weak self] in
@@ -117,7 +123,8 @@ public final class Lifecycle: Sendable {
                     storage.delivering = false
                     return nil
                 }
-                return (storage.undelivered.removeFirst(), storage.observers)
+                storage.told = storage.undelivered.removeFirst()
+                return (storage.told, storage.observers)
             }
             guard let (state, observers) = next else { return }
             for (key, handler) in observers where isObserving(key) { handler(state) }

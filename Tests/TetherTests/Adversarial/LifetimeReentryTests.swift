@@ -13,7 +13,7 @@ extension Adversarial {
 
         /// What handler `a` does when it is told `started`.
         enum LifecycleReentry: String, CaseIterable, Sendable {
-            case cancelOwnToken, cancelLaterToken, moveBackToCreated, destroy, endLifetime
+            case cancelOwnToken, cancelLaterToken, observeAgain, moveBackToCreated, destroy, endLifetime
             case releaseOwner
         }
 
@@ -24,12 +24,18 @@ extension Adversarial {
             let screen = fixture.run { Slot(Screen()) }
             let tokens = Slot<[AnyCancellable]>()
             let lifecycle = Slot(screen.value!.lifecycle)
+            let once = Slot(false)
             let a = lifecycle.value!.observe { state in
                 log.record("a:\(state)")
-                guard state == .started else { return }
+                guard state == .started, once.value == false else { return }
+                once.put(true)
                 switch reentry {
                 case .cancelOwnToken: tokens.value?[0].cancel()
                 case .cancelLaterToken: tokens.value?[1].cancel()
+                case .observeAgain:
+                    if let c = lifecycle.value?.observe({ log.record("c:\($0)") }) {
+                        tokens.put(tokens.value! + [c])
+                    }
                 case .moveBackToCreated: lifecycle.value?.move(to: .created)
                 case .destroy: lifecycle.value?.move(to: .destroyed)
                 case .endLifetime: lifecycle.value?.lifetime.end()
@@ -55,6 +61,10 @@ extension Adversarial {
                     // b, cancelled by a during `started`, is not told `started`.
                     steps(["a", "b"], [.initialized, .created]) + ["a:started"]
                         + steps(["a"], [.resumed] + down)
+                case .observeAgain:
+                    // c, added during `started`, is told `started` first, then what follows.
+                    steps(["a", "b"], [.initialized, .created]) + ["a:started", "c:started", "b:started"]
+                        + steps(["a", "b", "c"], [.resumed] + down)
                 case .moveBackToCreated:
                     // resumed still comes, then the steps down to created; then the test's destroy.
                     steps(["a", "b"], [.initialized] + up + [.started, .created, .destroyed])
