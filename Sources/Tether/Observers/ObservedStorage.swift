@@ -65,8 +65,10 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     /// still holds it — checked and stored under both locks — so a source rewritten meanwhile (by
     /// a handler, re-entrantly, or by another thread) is not overwritten on this side by its older
     /// value: the newer write hands itself over. So two bound properties end on the same value.
+    /// Nor is it stored once the binding is gone: a handler that unbinds stops the write in
+    /// progress from crossing.
     private func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
-        if let handOver, !handOver.source.isCurrent(handOver.write) { return }
+        if let handOver, !handOver.source.isCurrent(handOver) { return }
         let before = lock.withLock { _ in state.records }
         // Each call is counted before it is made: a handler that ends its own lifetime received the
         // value before the end, which is no zombie delivery.
@@ -77,7 +79,7 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         let stored: Stored?
         if let handOver {
             stored = Self.withBoth(self, handOver.source) { () -> Stored? in
-                guard handOver.source.state.writes == handOver.write else { return nil }
+                guard handOver.source.stands(handOver) else { return nil }
                 let old = self.state.value
                 self.state.value = newValue
                 return self.stored(replacing: old)
@@ -114,8 +116,14 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         return Stored(old: old, records: state.records, binding: state.binding, write: state.writes)
     }
 
-    /// Whether `write` is still the last write stored.
-    private func isCurrent(_ write: UInt64) -> Bool { lock.withLock { _ in state.writes == write } }
+    /// Whether `handOver`, a write of this side, may still cross: see ``stands(_:)``.
+    private func isCurrent(_ handOver: HandOver) -> Bool { lock.withLock { _ in stands(handOver) } }
+
+    /// Under the lock: whether `handOver`'s write is still the last stored here and its binding
+    /// still binds this side.
+    private func stands(_ handOver: HandOver) -> Bool {
+        state.writes == handOver.write && state.binding === handOver.binding
+    }
 
     // MARK: - Observations
 

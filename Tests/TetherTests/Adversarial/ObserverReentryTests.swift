@@ -195,6 +195,56 @@ extension Adversarial {
             }
         }
 
+        /// What a handler does to a two-way binding while a write runs.
+        enum BindingReentry: String, CaseIterable, Sendable {
+            case unbindBeforeTheStore, unbindAfterTheStore, bindAfterTheStore, partnerUnbinds
+        }
+
+        /// `x` and `y`, bound (but for `bindAfterTheStore`); `x = 1` re-enters, then `x = 2`, `y = 3`.
+        /// A binding severed by a handler carries nothing more, not even the write in progress; one
+        /// made by a handler copies nothing across until the next write (`bind`'s documentation).
+        @Test(arguments: BindingReentry.allCases)
+        func bindingChangedByAHandler(_ reentry: BindingReentry) {
+            let fixture = LedgerFixture()
+            let log = Recorder<String>()
+            do {
+                let x = ObservedProperty(0)
+                let y = ObservedProperty(0)
+                fixture.run {
+                    if reentry != .bindAfterTheStore { #expect(x.bind(y)) }
+                    x.observe(.all) { [weak x, weak y] new, old in
+                        if old != nil { log.record("x\(new)") }
+                        guard new == 1, let x, let y else { return }
+                        switch (reentry, old == nil) {
+                        case (.unbindBeforeTheStore, true), (.unbindAfterTheStore, false): x.unbind(y)
+                        case (.bindAfterTheStore, false): x.bind(y)
+                        default: break
+                        }
+                    }
+                    y.observe(.did) { [weak x, weak y] new, _ in
+                        log.record("y\(new)")
+                        guard reentry == .partnerUnbinds, new == 1, let x, let y else { return }
+                        y.unbind(x)
+                    }
+                }
+                fixture.run {
+                    x.value = 1
+                    x.value = 2
+                    y.value = 3
+                }
+                let expected: [String] =
+                    switch reentry {
+                    case .unbindBeforeTheStore, .unbindAfterTheStore: ["x1", "x2", "y3"]
+                    case .bindAfterTheStore: ["x1", "x2", "y2", "y3", "x3"]
+                    case .partnerUnbinds: ["x1", "y1", "x2", "y3"]
+                    }
+                #expect(log.events == expected)
+                #expect((x.value, y.value) == (reentry == .bindAfterTheStore ? (3, 3) : (2, 3)))
+                #expect(fixture.ledger.counters.bindings == (reentry == .bindAfterTheStore ? 1 : 0))
+            }
+            #expect(fixture.ledger.counters == Self.empty)
+        }
+
         static let empty = LedgerSnapshot.Counters()
     }
 }
