@@ -96,15 +96,17 @@ public final class Lifetime: Sendable {
 
     /// The ledger this lifetime records into.
     public let ledger: Ledger
-    private let parent: Lifetime?
+    /// Held weakly, as the parent holds its children: a child kept elsewhere must not keep its
+    /// parent from deinitializing — and so from ending — when the parent's owner goes.
+    private weak let parent: Lifetime?
     private let state = Mutex(State())
 
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
     /// - Parameters:
     ///   - ledger: The ledger that records the lifetime's owner and bindings.
-    ///   - parent: A lifetime whose end ends this one too. Leaks are reported at the root
-    ///     owner: an owner whose parent leaked is not reported on its own.
+    ///   - parent: A lifetime whose end ends this one too; neither keeps the other alive. Leaks
+    ///     are reported at the root owner: an owner whose parent leaked is not reported on its own.
     public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
         self.ledger = ledger
         self.parent = parent

@@ -60,3 +60,103 @@ func onThreads(_ bodies: [@Sendable () -> Void]) async {
         }
     }
 }
+
+/// A subscriber that records what it receives under its name (`a:subscribed`, `a1`, `a:finished`)
+/// and calls `hook` from inside each delivery, so the delivery can re-enter.
+final class HookedSubscriber: Subscriber, Cancellable, Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    enum Signal: Equatable, Sendable {
+        case value(Int)
+        case finished
+    }
+
+    let name: String
+    private let log: Recorder<String>
+    private let hook: @Sendable (Signal) -> Void
+    private let subscription = Slot<any Subscription>()
+
+    init(_ name: String, log: Recorder<String>, hook: @escaping @Sendable (Signal) -> Void = { _ in }) {
+        self.name = name
+        self.log = log
+        self.hook = hook
+    }
+
+    func receive(subscription: any Subscription) {
+        log.record("\(name):subscribed")
+        self.subscription.put(subscription)
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        log.record("\(name)\(input)")
+        hook(.value(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        log.record("\(name):finished")
+        hook(.finished)
+    }
+
+    func cancel() { subscription.take()?.cancel() }
+}
+
+/// A holder of fuse tokens, as in seed 002.
+final class FuseHolder {
+    var cancellables = Set<AnyCancellable>()
+}
+
+/// A subject that delivers to its subscribers in the order they subscribed. OpenCombine's
+/// `PassthroughSubject` keeps them in a set, so its order changes from run to run (Swift's hashing
+/// is seeded per process), and a whole history would not be deterministic. As a subject does, a
+/// send goes to the subscribers present when it began, skipping any cancelled meanwhile; demand is
+/// not tracked (every subscriber here asks for `.unlimited`).
+final class OrderedSubject: Publisher, Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private final class Conduit: Subscription, Sendable {
+        let downstream: Slot<AnySubscriber<Int, Never>>
+        weak let subject: OrderedSubject?
+
+        init(_ downstream: AnySubscriber<Int, Never>, subject: OrderedSubject) {
+            self.downstream = Slot(downstream)
+            self.subject = subject
+        }
+
+        func request(_ demand: Subscribers.Demand) {}
+
+        func cancel() {
+            downstream.take()
+            subject?.remove(self)
+        }
+    }
+
+    private let conduits = Mutex<[Conduit]>([])
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        let conduit = Conduit(AnySubscriber(subscriber), subject: self)
+        conduits.withLock { $0.append(conduit) }
+        subscriber.receive(subscription: conduit)
+    }
+
+    func send(_ value: Int) {
+        for conduit in conduits.withLock({ $0 }) {
+            _ = conduit.downstream.value?.receive(value)
+        }
+    }
+
+    func send(completion: Subscribers.Completion<Never>) {
+        let finished = conduits.withLock { conduits in
+            defer { conduits.removeAll() }
+            return conduits
+        }
+        for conduit in finished { conduit.downstream.take()?.receive(completion: completion) }
+    }
+
+    private func remove(_ conduit: Conduit) {
+        conduits.withLock { conduits in conduits.removeAll { $0 === conduit } }
+    }
+}
