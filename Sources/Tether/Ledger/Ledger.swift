@@ -331,9 +331,10 @@ public final class Ledger: Sendable {
         changed()
     }
 
-    /// Marks an owner's lifetime ended and schedules its verdict.
-    func ownerEnded(_ record: OwnerRecord) {
-        guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// Marks an owner's lifetime ended and schedules its verdict; `alreadyMarked` when the caller
+    /// has set the record's `ended` flag.
+    func ownerEnded(_ record: OwnerRecord, alreadyMarked: Bool = false) {
+        guard alreadyMarked || !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         lifetimeEnded(owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false)
     }
 

@@ -73,6 +73,8 @@ public final class Lifetime: Sendable {
         var owner: OwnerRecord?
         /// The object that tracks this lifetime, recorded with the ledger on or off.
         var tracker: ObjectIdentifier?
+        /// Whether a child lifetime was ever adopted: its end is among the actions.
+        var hasChildren = false
 
         mutating func append(_ item: Item) {
             if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
@@ -199,19 +201,27 @@ public final class Lifetime: Sendable {
     ///
     /// The cancellations come before the ledger's bookkeeping: a task or subscription stops as soon
     /// as it can, and the ledger records the owner's end, every entry cancelled and the release in
-    /// one step (one clock read, one lock) instead of one per entry.
+    /// one step (one clock read, one lock) instead of one per entry. The one exception: a lifetime
+    /// with children records its owner's end first, so that its verdict comes before theirs.
     private func finish(releasing: Bool) {
-        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?)
+        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?, hasChildren: Bool)
         let taken = state.withLock { state -> Taken? in
-            if state.ended { return releasing ? (nil, [], state.owner) : nil }
+            if state.ended { return releasing ? (nil, [], state.owner, false) : nil }
             state.ended = true
             let items = state.takeAll()
-            return (items.first, items.rest, state.owner)
+            return (items.first, items.rest, state.owner, state.hasChildren)
         }
         guard let taken else { return }
         var ownerEnded = false
         if let owner = taken.owner {
             ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
+            if ownerEnded && taken.hasChildren {
+                // Queued for its verdict before the children its actions end: judged first, a
+                // parent that leaked keeps its leaking children from being reported on their own,
+                // however many verdicts the ledger judges at a time.
+                ledger.ownerEnded(owner, alreadyMarked: true)
+                ownerEnded = false
+            }
         }
         var closed = ClosedEntries()
         for item in taken.rest.reversed() { cancel(item, into: &closed) }
@@ -260,6 +270,7 @@ public final class Lifetime: Sendable {
     }
 
     private func adopt(_ child: Lifetime) {
+        state.withLock { $0.hasChildren = true }
         // The child is held weakly: a parent must not keep its children alive.
         insert(.call { [weak child] in child?.end() }, entry: nil)
     }
