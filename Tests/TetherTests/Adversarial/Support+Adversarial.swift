@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 import Tether
 
 /// The adversarial suite of issue 13: callbacks that re-enter Tether, threads that race it, scale,
@@ -41,17 +42,19 @@ final class Slot<Value>: @unchecked Sendable {
 
 /// Runs each body on a thread of its own — real threads, not the cooperative pool, so that the
 /// pool stays free to run the tasks the bodies start — all released together once every thread
-/// is up. Returns when every body has returned.
+/// is up. Returns when every body has returned and been released (with what it captured).
 func onThreads(_ bodies: [@Sendable () -> Void]) async {
+    let count = bodies.count
     let ready = Atomic<Int>(0)
-    let remaining = Atomic<Int>(bodies.count)
+    let remaining = Atomic<Int>(count)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         let done = Slot(done)
         for body in bodies {
+            let body = Slot(body)
             let thread = Thread {
                 ready.add(1, ordering: .acquiringAndReleasing)
-                while ready.load(ordering: .acquiring) < bodies.count { sched_yield() }
-                body()
+                spin { ready.load(ordering: .acquiring) == count }
+                body.take()?()
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                     done.take()?.resume()
                 }
@@ -159,4 +162,85 @@ final class OrderedSubject: Publisher, Sendable {
     private func remove(_ conduit: Conduit) {
         conduits.withLock { conduits in conduits.removeAll { $0 === conduit } }
     }
+}
+
+// MARK: - Cutoffs
+
+/// The values one thread sends, 1, 2, 3…, and where an action racing them falls.
+///
+/// The cutoff method: a value is recorded as begun before it is sent and as sent once its send
+/// returns. An action reads the last value sent before it begins (its lower cutoff) and the last
+/// value begun after it returns (its upper cutoff): everything at or below the lower cutoff must
+/// have arrived; nothing above the upper one may arrive; values in flight between the two may or
+/// may not.
+final class Sender: Sendable {
+    private let begun = Atomic<Int>(0)
+    private let sent = Atomic<Int>(0)
+
+    /// Sends 1 through `count`, in order, through `send`.
+    func send(_ count: Int, through send: (Int) -> Void) {
+        for value in 1...count {
+            begun.store(value, ordering: .releasing)
+            send(value)
+            sent.store(value, ordering: .releasing)
+        }
+    }
+
+    /// Waits (yielding its thread) until `value` is sent or the sender stops at `count`: where a
+    /// racing action is to begin.
+    func wait(until value: Int) {
+        while sent.load(ordering: .acquiring) < value { sched_yield() }
+    }
+
+    /// Runs `action` and returns its cutoffs on each of `senders`.
+    static func cut(_ senders: [Sender], around action: () -> Void) -> [Cutoff] {
+        let lower = senders.map { $0.sent.load(ordering: .acquiring) }
+        action()
+        return zip(lower, senders).map { Cutoff(lower: $0, upper: $1.begun.load(ordering: .acquiring)) }
+    }
+}
+
+/// Where an action fell on a stream of values: see ``Sender``.
+struct Cutoff: Sendable, Equatable {
+    let lower: Int
+    let upper: Int
+
+    /// Whichever of two actions cut first: what arrived must respect the earlier one's upper bound
+    /// only once both have returned (the one that did the work may be either).
+    static func either(_ a: Cutoff, _ b: Cutoff) -> Cutoff {
+        Cutoff(lower: min(a.lower, b.lower), upper: max(a.upper, b.upper))
+    }
+}
+
+/// Checks what one receiver got from one sender cut at `cut`: 1, 2, … k, with everything at or
+/// below the lower cutoff and nothing above the upper one.
+func expectPrefix(
+    _ received: [Int], cut: Cutoff, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(
+        received == Array(0..<received.count).map { $0 + 1 }, "\(name): in order, none missed",
+        sourceLocation: sourceLocation)
+    #expect(
+        received.count >= cut.lower, "\(name): all sent before the cut arrived",
+        sourceLocation: sourceLocation)
+    #expect(
+        received.count <= cut.upper, "\(name): nothing sent after the cut arrived",
+        sourceLocation: sourceLocation)
+}
+
+/// Waits, yielding its thread, until `condition` holds: a thread waiting for another's progress.
+func spin(until condition: () -> Bool) {
+    while !condition() { sched_yield() }
+}
+
+/// How many rounds a race runs: fewer under ThreadSanitizer, which is about ten times slower.
+#if TETHER_TSAN
+let raceRounds = 20
+#else
+let raceRounds = 200
+#endif
+
+/// Where in `count` values round `round` puts its action: spread over the stream, the same each run.
+func cutPoint(_ round: Int, of count: Int, salt: Int = 0) -> Int {
+    1 + (round &* 7919 &+ salt &* 104_729) % count
 }
