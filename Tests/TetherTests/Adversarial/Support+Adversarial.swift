@@ -228,6 +228,15 @@ func expectPrefix(
         sourceLocation: sourceLocation)
 }
 
+/// A flag one thread raises (releasing what it did before) and others read (acquiring it).
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
+}
+
 /// Waits, yielding its thread, until `condition` holds: a thread waiting for another's progress.
 func spin(until condition: () -> Bool) {
     while !condition() { sched_yield() }
