@@ -249,7 +249,13 @@ extension Adversarial {
                         senders[0].wait(until: step)
                         let endedBefore = returned[0].isRaised
                         let ran = Recorder<Int>()
-                        let task = fixture.run { bag.task { ran.record(step) } }
+                        let task = fixture.run {
+                            bag.task {
+                                let afterEnd = returned[0].isRaised
+                                if afterEnd && !Task.isCancelled { uncancelled.record("task \(step)") }
+                                ran.record(step)
+                            }
+                        }
                         tasks.record((endedBefore, ran, task))
                     }
                 }
