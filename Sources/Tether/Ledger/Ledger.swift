@@ -230,8 +230,11 @@ public final class Ledger: Sendable {
 
     // MARK: - Recording (used by Tether's binding APIs)
 
-    /// Registers `object` as an owner; nil when the ledger is off.
-    func makeOwner(for object: AnyObject, site: CallSite, parent: OwnerRecord?) -> OwnerRecord? {
+    /// Registers `object` as an owner; nil when the ledger is off. `parent` finds the parent
+    /// owner's record when a verdict needs it.
+    func makeOwner(
+        for object: AnyObject, site: CallSite, parent: (@Sendable () -> OwnerRecord?)?
+    ) -> OwnerRecord? {
         guard isEnabled else { return nil }
         let now = clock.now
         let type: any AnyObject.Type = type(of: object)

@@ -9,7 +9,10 @@ final class OwnerRecord: Sendable {
     let siteIndex: SiteIndex
     let created: Duration
     /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
-    let parent: OwnerRecord?
+    /// Found when a verdict needs it: a child owner usually tracks in its own `init`, before the
+    /// parent that creates it can track itself.
+    var parent: OwnerRecord? { findParent?() }
+    private let findParent: (@Sendable () -> OwnerRecord?)?
     /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
     let ended = Atomic<Bool>(false)
 
@@ -28,13 +31,14 @@ final class OwnerRecord: Sendable {
     let listIndex = Atomic<Int>(-1)
 
     init(
-        key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?
+        key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration,
+        parent: (@Sendable () -> OwnerRecord?)?
     ) {
         self.key = key
         self.id = id
         self.siteIndex = siteIndex
         self.created = created
-        self.parent = parent
+        findParent = parent
     }
 
     var hasEnded: Bool { ended.load(ordering: .acquiring) }

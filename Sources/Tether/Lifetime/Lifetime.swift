@@ -126,7 +126,7 @@ public final class Lifetime: Sendable {
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
         let tracker = ObjectIdentifier(owner)
         let record = ledger.makeOwner(
-            for: owner, site: CallSite(fileID: fileID, line: line), parent: parent?.ownerRecord)
+            for: owner, site: CallSite(fileID: fileID, line: line), parent: parentOwner())
         // One lock records both the tracker (ledger on or off) and the owner's record.
         let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
             guard state.tracker == nil else { return (false, state.ended) }
@@ -138,6 +138,14 @@ public final class Lifetime: Sendable {
         // Tracked already (a second call, or a race): the first record stands, this one goes.
         guard outcome.first else { return ledger.discardOwner(record) }
         if outcome.ended { ledger.ownerEnded(record) }
+    }
+
+    /// How a verdict finds the parent's owner: kept if the parent is tracked already, else looked
+    /// up then — a child usually tracks in its own `init`, before the parent that creates it can.
+    private func parentOwner() -> (@Sendable () -> OwnerRecord?)? {
+        guard let parent else { return nil }
+        if let record = parent.ownerRecord { return { record } }
+        return { [weak parent] in parent?.ownerRecord }
     }
 
     /// Whether `object` is the one that tracks this lifetime. Such an object holds the lifetime

@@ -143,11 +143,11 @@ extension Adversarial {
 
         // MARK: Leaks at the root
 
-        @Test(arguments: [1, 100])
-        func onlyTheRootOfALeakingFamilyIsReported(children: Int) throws {
+        @Test(arguments: [1, 100], [false, true])
+        func onlyTheRootOfALeakingFamilyIsReported(children: Int, childrenTrackFirst: Bool) throws {
             let fixture = LedgerFixture()
             // Everyone is kept: the parent and each of its children leak.
-            let family = fixture.run { Family(children: children) }
+            let family = fixture.run { Family(children: children, childrenTrackFirst: childrenTrackFirst) }
             family.bag.dispose()
             fixture.passGracePeriod()
             let snapshot = fixture.ledger.snapshot()
@@ -177,17 +177,22 @@ extension Adversarial {
 final class Family: Sendable {
     final class Child: Sendable {
         let bag: DisposeBag
-        init(parent: DisposeBag) { bag = DisposeBag(parent: parent) }
+        init(parent: DisposeBag, tracks: Bool) {
+            bag = DisposeBag(parent: parent)
+            if tracks { bag.track(self) }
+        }
     }
 
     let bag = DisposeBag()
     let children: [Child]
 
-    /// The parent tracks its bag before the children track theirs: a child's owner names its parent's.
-    init(children count: Int) {
-        children = (0..<count).map { [bag] _ in Child(parent: bag) }
+    /// With `childrenTrackFirst`, each child tracks in its own `init`, the natural order: the parent
+    /// can track only once its children, stored properties, exist. Otherwise the parent tracks
+    /// first and then tracks its children.
+    init(children count: Int, childrenTrackFirst: Bool = true) {
+        children = (0..<count).map { [bag] _ in Child(parent: bag, tracks: childrenTrackFirst) }
         bag.track(self)
-        for child in children { child.bag.track(child) }
+        if !childrenTrackFirst { for child in children { child.bag.track(child) } }
     }
 }
 
