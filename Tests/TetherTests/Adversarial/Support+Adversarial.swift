@@ -242,9 +242,9 @@ func spin(until condition: () -> Bool) {
     while !condition() { sched_yield() }
 }
 
-/// How many rounds a race runs: fewer under ThreadSanitizer, which is about ten times slower.
+/// How many rounds a race runs: fewer under ThreadSanitizer, which slows every memory access.
 #if TETHER_TSAN
-let raceRounds = 20
+let raceRounds = 60
 #else
 let raceRounds = 200
 #endif
