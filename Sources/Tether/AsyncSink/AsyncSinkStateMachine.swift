@@ -30,6 +30,9 @@ struct AsyncSinkStateMachine<Value: Sendable> {
             case free(nextFree: Int)
             case starting
             case running(Task<Void, Never>, LedgerEntry?)
+            /// Cancelled by a later value (`.latest`), not yet returned: kept until it returns, so
+            /// that a cancel of the sink racing the cancel of the replaced body reaches it too.
+            case replaced(Task<Void, Never>, LedgerEntry?)
         }
 
         var generation: UInt32
@@ -53,7 +56,7 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     private var firstFree = -1
     private var waiting = Deque<Value>()
     private(set) var isCancelled = false
-    /// How many bodies run (or are starting).
+    /// How many bodies run (or are starting), replaced ones included until they return.
     private(set) var runningCount = 0
 
     init(overlap: AsyncSinkOverlap) { self.overlap = overlap }
@@ -70,9 +73,11 @@ struct AsyncSinkStateMachine<Value: Sendable> {
             }
             return .start(id: takeSlot(), value: value, cancelling: [])
         case .latest:
-            // Cancelled bodies leave the books now; a body still starting finds its slot gone
-            // when it registers, and is cancelled then.
-            let cancelling = takeAllRunning()
+            // The running bodies stay in the books, as replaced, until they return: the caller
+            // cancels them after unlocking, and a cancel of the sink meanwhile must reach them
+            // too. A body still starting leaves the books now; it finds its slot gone when it
+            // registers, and is refused then.
+            let cancelling = replaceAll()
             return .start(id: takeSlot(), value: value, cancelling: cancelling)
         case .dropWhileBusy:
             guard runningCount == 0 else { return .none }
@@ -158,10 +163,28 @@ struct AsyncSinkStateMachine<Value: Sendable> {
                 continue
             case .starting:
                 break
-            case .running(let task, let entry):
+            case .running(let task, let entry), .replaced(let task, let entry):
                 running.append(Running(task: task, entry: entry))
             }
             free(index)
+        }
+        return running
+    }
+
+    /// For `.latest`: marks the running bodies replaced and returns them, to cancel; frees the
+    /// slots of bodies still starting.
+    private mutating func replaceAll() -> [Running] {
+        var running: [Running] = []
+        for index in slots.indices {
+            switch slots[index].state {
+            case .free, .replaced:
+                continue
+            case .starting:
+                free(index)
+            case .running(let task, let entry):
+                running.append(Running(task: task, entry: entry))
+                slots[index].state = .replaced(task, entry)
+            }
         }
         return running
     }

@@ -25,6 +25,10 @@ final class AsyncSinkTicket: Sendable {
     /// places it, under its lock; the body's task finishes it.
     private let place: Atomic<UInt64>
 
+    /// Opened by the storage once the body's task is in its books (or turned away): see
+    /// ``TaskStartGate``.
+    let gate = TaskStartGate()
+
     /// A ticket for a body whose id is known (`id`), or, without one, for a `.concurrent` body,
     /// placed later with ``placed(as:)``.
     init(storage: AsyncSinkStorage, id: UInt64? = nil, entry: LedgerEntry?, priority: TaskPriority?) {
@@ -117,6 +121,7 @@ final class AsyncSinkStorage: Sendable {
             task.cancel()
             ticket.entry?.end(.cancelled)
         }
+        ticket.gate.open(admitting: placed)
     }
 
     /// A body's task now exists; cancels it when the sink was cancelled (or, for `.latest`, a later
@@ -127,6 +132,7 @@ final class AsyncSinkStorage: Sendable {
             task.cancel()
             ticket.entry?.end(.cancelled)
         }
+        ticket.gate.open(admitting: registered)
     }
 
     private func start(id: UInt64, starter: AsyncSinkStarter) {

@@ -54,13 +54,14 @@ extension Publisher where Failure == Never, Output: Sendable {
 }
 
 /// The task that runs one value's body, with the body's ledger entry bound as
-/// ``LedgerEntry/current`` so its deliveries count there.
+/// ``LedgerEntry/current`` so its deliveries count there. The body begins only once the storage
+/// has the task in its books, where a cancel reaches it (``TaskStartGate``).
 private func asyncSinkBody<Value: Sendable>(
     _ ticket: AsyncSinkTicket, _ value: Value,
     _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void
 ) -> Task<Void, Never> {
     Task(priority: ticket.priority) {
-        if !Task.isCancelled {
+        if await ticket.gate.pass(), !Task.isCancelled {
             if ticket.bindsEntry {
                 await LedgerEntry.$current.withValue(ticket.entry) {
                     await receiveValue(value)

@@ -1,16 +1,18 @@
 /// What Tether's binding APIs tell the ledger: owners made, entries opened and closed, ends,
 /// releases, pauses and zombie deliveries. Each is one clock read and one lock at most.
 extension Ledger {
-    /// Registers `object` as an owner; nil when the ledger is off.
-    func makeOwner(for object: AnyObject, site: CallSite, parent: OwnerRecord?) -> OwnerRecord? {
+    /// Registers `object` as an owner, its lifetime a child of `parent`'s; nil when the ledger is
+    /// off.
+    func makeOwner(for object: AnyObject, site: CallSite, parent: Lifetime?) -> OwnerRecord? {
         guard isEnabled else { return nil }
         let now = clock.now
         let type: any AnyObject.Type = type(of: object)
         let key = takeKey()
+        let parentRecord = parent?.ownerRecord
         let record = state.withLock { state -> OwnerRecord in
             let record = OwnerRecord(
                 key: key, id: state.nextOwnerID(for: type), siteIndex: state.sites.index(of: site),
-                created: now, parent: parent)
+                created: now, parent: parentRecord, parentLifetime: parentRecord == nil ? parent : nil)
             state.owners.list(record)
             state.counters.owners += 1
             return record
@@ -80,9 +82,10 @@ extension Ledger {
         if let deadline { scheduleVerdicts(at: deadline) }
     }
 
-    /// Marks an owner's lifetime ended and schedules its verdict.
-    func ownerEnded(_ record: OwnerRecord) {
-        guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// Marks an owner's lifetime ended and schedules its verdict; `alreadyMarked` when the caller
+    /// has set the record's `ended` flag.
+    func ownerEnded(_ record: OwnerRecord, alreadyMarked: Bool = false) {
+        guard alreadyMarked || !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         lifetimeEnded(owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false)
     }
 

@@ -13,7 +13,11 @@ final class OwnerRecord: Sendable, LedgerListed {
     let siteIndex: SiteIndex
     let created: Duration
     /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
-    let parent: OwnerRecord?
+    /// A child usually tracks in its own `init`, before the parent that creates it can track: then
+    /// the parent's owner is looked up through its lifetime when a verdict needs it.
+    var parent: OwnerRecord? { parentRecord ?? parentLifetime?.ownerRecord }
+    private let parentRecord: OwnerRecord?
+    private weak let parentLifetime: Lifetime?
     /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
     let ended = Atomic<Bool>(false)
 
@@ -23,12 +27,16 @@ final class OwnerRecord: Sendable, LedgerListed {
     /// Its position in the ledger's list of owners; -1 once the ledger has forgotten it.
     private let listIndex = Atomic<Int>(-1)
 
-    init(key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?) {
+    init(
+        key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?,
+        parentLifetime: Lifetime?
+    ) {
         self.key = key
         self.id = id
         self.siteIndex = siteIndex
         self.created = created
-        self.parent = parent
+        parentRecord = parent
+        self.parentLifetime = parentLifetime
     }
 
     var hasEnded: Bool { ended.load(ordering: .acquiring) }

@@ -32,12 +32,17 @@ public final class Lifecycle: Sendable {
         }
     }
 
+    private typealias Observer = (key: UInt64, handler: @Sendable (State) -> Void)
+
     private struct Storage {
         var state: State = .initialized
+        /// The last state taken out of `undelivered` to be told: what an observer added now is told
+        /// first, before the steps still to come.
+        var told: State = .initialized
         /// States reached but not yet told to observers, oldest first.
         var undelivered: [State] = []
         var delivering = false
-        var observers: [(key: UInt64, handler: @Sendable (State) -> Void)] = []
+        var observers: [Observer] = []
         var nextKey: UInt64 = 0
     }
 
@@ -86,7 +91,8 @@ public final class Lifecycle: Sendable {
     /// cancelled or released, or the lifecycle is destroyed (after `destroyed` is delivered).
     ///
     /// - Parameters:
-    ///   - receiveCurrent: Whether to call `handler` with the current state at once.
+    ///   - receiveCurrent: Whether to call `handler` with the current state at once (during a
+    ///     move, the step being told; the steps after it follow).
     ///   - handler: Called with each state, on the thread that moves the lifecycle.
     public func observe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
@@ -97,7 +103,9 @@ public final class Lifecycle: Sendable {
             if storage.state != .destroyed || storage.delivering {
                 storage.observers.append((key, handler))
             }
-            return (key, storage.state)
+            // While a move is being told, the state being told, not the one it moves to: the
+            // steps still to come follow, in order.
+            return (key, storage.told)
         }
         if receiveCurrent { handler(current) }
         return AnyCancellable { [weak self] in
@@ -110,15 +118,16 @@ public final class Lifecycle: Sendable {
 
     private func deliver() {
         while true {
-            let next = storage.withLock { storage -> (State, [@Sendable (State) -> Void])? in
+            let next = storage.withLock { storage -> (State, [Observer])? in
                 guard !storage.undelivered.isEmpty else {
                     storage.delivering = false
                     return nil
                 }
-                return (storage.undelivered.removeFirst(), storage.observers.map(\.handler))
+                storage.told = storage.undelivered.removeFirst()
+                return (storage.told, storage.observers)
             }
-            guard let (state, handlers) = next else { return }
-            for handler in handlers { handler(state) }
+            guard let (state, observers) = next else { return }
+            for (key, handler) in observers where isObserving(key) { handler(state) }
             if state == .destroyed {
                 let released = storage.withLock { storage in
                     defer { storage.observers.removeAll() }
@@ -128,6 +137,12 @@ public final class Lifecycle: Sendable {
                 lifetime.end()
             }
         }
+    }
+
+    /// Whether the observation `key` is still registered: one cancelled by an earlier handler of
+    /// the same step is not called for it.
+    private func isObserving(_ key: UInt64) -> Bool {
+        storage.withLock { storage in storage.observers.contains { $0.key == key } }
     }
 }
 

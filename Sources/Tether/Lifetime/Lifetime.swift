@@ -65,6 +65,8 @@ public final class Lifetime: Sendable {
         var owner: OwnerRecord?
         /// The object that tracks this lifetime, recorded with the ledger on or off.
         var tracker: ObjectIdentifier?
+        /// Whether a child lifetime was ever adopted: its end is among the actions.
+        var hasChildren = false
 
         mutating func append(_ item: Item) {
             if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
@@ -88,15 +90,17 @@ public final class Lifetime: Sendable {
 
     /// The ledger this lifetime records into.
     public let ledger: Ledger
-    private let parent: Lifetime?
+    /// Held weakly, as the parent holds its children: a child kept elsewhere must not keep its
+    /// parent from deinitializing — and so from ending — when the parent's owner goes.
+    private weak let parent: Lifetime?
     private let state = Mutex(State())
 
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
     /// - Parameters:
     ///   - ledger: The ledger that records the lifetime's owner and bindings.
-    ///   - parent: A lifetime whose end ends this one too. Leaks are reported at the root
-    ///     owner: an owner whose parent leaked is not reported on its own.
+    ///   - parent: A lifetime whose end ends this one too; neither keeps the other alive. Leaks
+    ///     are reported at the root owner: an owner whose parent leaked is not reported on its own.
     public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
         self.ledger = ledger
         self.parent = parent
@@ -113,8 +117,7 @@ public final class Lifetime: Sendable {
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
         let tracker = ObjectIdentifier(owner)
-        let record = ledger.makeOwner(
-            for: owner, site: CallSite(fileID: fileID, line: line), parent: parent?.ownerRecord)
+        let record = ledger.makeOwner(for: owner, site: CallSite(fileID: fileID, line: line), parent: parent)
         // One lock records both the tracker (ledger on or off) and the owner's record.
         let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
             guard state.tracker == nil else { return (false, state.ended) }
@@ -187,19 +190,27 @@ public final class Lifetime: Sendable {
 
     /// Ends the lifetime if it has not ended; `releasing` when it deinitializes (its owner is gone).
     /// The cancellations come first, so tasks and subscriptions stop as soon as they can; the
-    /// ledger then records the whole end in one step.
+    /// ledger then records the whole end in one step — except that a lifetime with children
+    /// records its owner's end before ending them, so that its verdict comes before theirs.
     private func finish(releasing: Bool) {
-        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?)
+        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?, hasChildren: Bool)
         let taken = state.withLock { state -> Taken? in
-            if state.ended { return releasing ? (nil, [], state.owner) : nil }
+            if state.ended { return releasing ? (nil, [], state.owner, false) : nil }
             state.ended = true
             let items = state.takeAll()
-            return (items.first, items.rest, state.owner)
+            return (items.first, items.rest, state.owner, state.hasChildren)
         }
         guard let taken else { return }
         var ownerEnded = false
         if let owner = taken.owner {
             ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
+            if ownerEnded && taken.hasChildren {
+                // Queued for its verdict before the children its actions end: judged first, a
+                // parent that leaked keeps its leaking children from being reported on their own,
+                // however many verdicts the ledger judges at a time.
+                ledger.ownerEnded(owner, alreadyMarked: true)
+                ownerEnded = false
+            }
         }
         var closed = ClosedEntries()
         for item in taken.rest.reversed() { cancel(item, into: &closed) }
@@ -248,6 +259,7 @@ public final class Lifetime: Sendable {
     }
 
     private func adopt(_ child: Lifetime) {
+        state.withLock { $0.hasChildren = true }
         // The child is held weakly: a parent must not keep its children alive.
         insert(.call { [weak child] in child?.end() }, entry: nil)
     }

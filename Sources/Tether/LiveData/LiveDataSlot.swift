@@ -86,8 +86,10 @@ final class LiveDataSlot: @unchecked Sendable {
         }
         if isObserverGone { return .dead }
         delivered.store(version, ordering: .relaxed)
-        receive(value)
+        // Counted before the call: a completion that ends its own bag received the value before
+        // the end, which is no zombie delivery.
         entry?.deliveredSerially()
+        receive(value)
         return .delivered
     }
 

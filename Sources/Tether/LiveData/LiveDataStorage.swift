@@ -148,6 +148,11 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
         completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
+        // Not even listed for a moment: a dispatch running on another thread would call it.
+        guard !lifetime.isEnded else {
+            entry?.end(.cancelled)
+            return nil
+        }
         let slot = lock.withLock { _ -> LiveDataSlot in
             let slot = LiveDataSlot(
                 key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive,

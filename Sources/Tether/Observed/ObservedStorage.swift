@@ -64,17 +64,21 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     /// still holds it — checked and stored under both locks — so a source rewritten meanwhile (by
     /// a handler, re-entrantly, or by another thread) is not overwritten on this side by its older
     /// value: the newer write hands itself over. So two bound properties end on the same value.
+    /// Nor is it stored once the binding is gone: a handler that unbinds stops the write in
+    /// progress from crossing.
     private func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
-        if let handOver, !handOver.source.isCurrent(handOver.write) { return }
+        if let handOver, !handOver.source.isCurrent(handOver) { return }
         let before = lock.withLock { _ in state.records }
+        // Each call is counted before it is made: a handler that ends its own lifetime received the
+        // value before the end, which is no zombie delivery.
         for record in before where record.observation.fires(at: .will) {
-            record.handler(newValue, nil)
             record.observation.entry?.delivered()
+            record.handler(newValue, nil)
         }
         let stored: Stored?
         if let handOver {
             stored = Self.withBoth(self, handOver.source) { () -> Stored? in
-                guard handOver.source.state.writes == handOver.write else { return nil }
+                guard handOver.source.stands(handOver) else { return nil }
                 let old = self.state.value
                 self.state.value = newValue
                 return self.stored(replacing: old)
@@ -88,8 +92,8 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         }
         guard let stored else { return }
         for record in stored.records where record.observation.fires(at: .did) {
-            record.handler(newValue, stored.old)
             record.observation.entry?.delivered()
+            record.handler(newValue, stored.old)
         }
         guard let binding = stored.binding, binding !== handOver?.binding,
             let partner = binding.partner(of: self)
@@ -111,8 +115,14 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         return Stored(old: old, records: state.records, binding: state.binding, write: state.writes)
     }
 
-    /// Whether `write` is still the last write stored.
-    private func isCurrent(_ write: UInt64) -> Bool { lock.withLock { _ in state.writes == write } }
+    /// Whether `handOver`, a write of this side, may still cross: see ``stands(_:)``.
+    private func isCurrent(_ handOver: HandOver) -> Bool { lock.withLock { _ in stands(handOver) } }
+
+    /// Under the lock: whether `handOver`'s write is still the last stored here and its binding
+    /// still binds this side.
+    private func stands(_ handOver: HandOver) -> Bool {
+        state.writes == handOver.write && state.binding === handOver.binding
+    }
 
     // MARK: - Observations
 

@@ -31,8 +31,9 @@ extension Lifetime {
             return Task(priority: priority) {}
         }
         let task = Task(priority: priority) { [weak self] in
-            // Cancelled before it began (the lifetime ended meanwhile): the body does not start.
-            if !Task.isCancelled {
+            // Not before the handle has the task, where the lifetime's end reaches it; cancelled
+            // before it began (the lifetime ended meanwhile), the body does not start.
+            if await handle.gate.pass(), !Task.isCancelled {
                 await LedgerEntry.$current.withValue(entry) { await operation() }
             }
             entry?.end(.ended)
@@ -46,6 +47,9 @@ extension Lifetime {
 
 /// A task handle that can be cancelled before the task is known.
 final class TaskHandle: Sendable {
+    /// Opened once the handle has the task (and has cancelled it, if a cancel came first).
+    let gate = TaskStartGate()
+
     private enum State {
         case waiting
         case cancelled
@@ -69,6 +73,7 @@ final class TaskHandle: Sendable {
             }
         }
         if cancelNow { task.cancel() }
+        gate.open(admitting: true)
     }
 
     func cancel() {
