@@ -78,7 +78,8 @@ extension LeakTracker {
             lines += leaks.map(\.report.description)
             for entry in entries {
                 let owner = entry.owner.map { " of \($0)" } ?? ""
-                lines.append("  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
+                lines.append(
+                    "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
             }
             return lines.joined(separator: "\n")
         }

@@ -25,7 +25,9 @@ private final class Holder {
         let report = tracker.report()
         #expect(report.leaks.count == 1)
         #expect(report.description.hasPrefix("Potential leak: 0 entries, 1 owner"))
-        #expect(report.description.contains("Holder#1 leaked: alive 300ms after its end (tracked at LeakTrackerTests.swift:7)"))
+        #expect(
+            report.description.contains(
+                "Holder#1 leaked: alive 300ms after its end (tracked at LeakTrackerTests.swift:7)"))
         #expect(report.description.contains("the owner object itself"))
     }
 

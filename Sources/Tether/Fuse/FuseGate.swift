@@ -110,8 +110,10 @@ struct AtomicFuseGate: ~Copyable {
     /// must settle now.
     @inline(__always)
     func leave() -> FuseGate.Pending {
-        FuseGate(rawValue: word.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing).oldValue)
-            .leaving().settle
+        FuseGate(
+            rawValue: word.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing).oldValue
+        )
+        .leaving().settle
     }
 
     /// Clears what was pending (``FuseGate/settled()``, one atomic `and`), so that values

@@ -61,7 +61,8 @@ struct LoggedEvent {
             case .note(let note): (note.owner, note.message)
             }
         return LedgerEvent(
-            time: time, kind: kind, owner: owner, entryKind: entryKind, site: site == .none ? nil : sites[site],
+            time: time, kind: kind, owner: owner, entryKind: entryKind,
+            site: site == .none ? nil : sites[site],
             message: message)
     }
 }

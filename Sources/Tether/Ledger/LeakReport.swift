@@ -50,7 +50,8 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         let kept =
             survivors.isEmpty
             ? "itself"
-            : survivors.map { "\($0.kind.rawValue) \($0.site.fileID):\($0.site.line)" }.joined(separator: ", ")
+            : survivors.map { "\($0.kind.rawValue) \($0.site.fileID):\($0.site.line)" }.joined(
+                separator: ", ")
         return "\(owner.typeName) ← \(kept)"
     }
 
@@ -76,7 +77,8 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
             let last = index == survivors.count - 1
             let branch = last ? "╰─" : "├─"
             let stem = last ? "   " : "│  "
-            let binding = survivor.bound ? "bound, still running after its cancellation" : "not bound to its owner"
+            let binding =
+                survivor.bound ? "bound, still running after its cancellation" : "not bound to its owner"
             lines.append("\(branch) \(survivor.kind.rawValue) at \(survivor.site), \(binding)")
             lines.append(
                 "\(stem)\(survivor.deliveries) value\(survivor.deliveries == 1 ? "" : "s") delivered, "

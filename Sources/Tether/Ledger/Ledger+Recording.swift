@@ -35,7 +35,8 @@ extension Ledger {
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
         let now = clock.now
-        let entry = LedgerEntry(key: takeKey(), kind: kind, owner: owner, created: now, bound: bound, ledger: self)
+        let entry = LedgerEntry(
+            key: takeKey(), kind: kind, owner: owner, created: now, bound: bound, ledger: self)
         let capacity = eventCapacity
         state.withLock { state in
             state.entries.list(entry)

@@ -49,7 +49,9 @@ extension Ledger {
 
     /// Judges up to `limit` owners whose grace period ended by `now`, under one lock hold.
     /// Nil when none was due; else whether any was judged, and the leaks it reported.
-    private func evaluateDueVerdicts(now: Duration, atMost limit: Int) -> (judged: Bool, reports: [LeakReport])? {
+    private func evaluateDueVerdicts(now: Duration, atMost limit: Int) -> (
+        judged: Bool, reports: [LeakReport]
+    )? {
         let capacity = eventCapacity
         let grace = gracePeriod
         return state.withLock { state in

@@ -109,7 +109,9 @@ public final class Ledger: Sendable {
     public func note(_ message: String, owner: OwnerID? = nil) {
         let time = clock.now
         let note = LoggedEvent.Note(owner: owner, message: message)
-        state.withLock { $0.log.append(time: time, kind: .note, subject: .note(note), capacity: eventCapacity) }
+        state.withLock {
+            $0.log.append(time: time, kind: .note, subject: .note(note), capacity: eventCapacity)
+        }
         changed()
     }
 

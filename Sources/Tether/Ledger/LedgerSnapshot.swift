@@ -126,8 +126,10 @@ extension LedgerState {
         var unowned: [LedgerSnapshot.Entry] = []
         for entry in entries.sorted(by: { $0.key < $1.key }) {
             let item = LedgerSnapshot.Entry(
-                kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex], age: now - entry.created,
-                deliveries: entry.deliveries.load(ordering: .relaxed), state: entry.isPaused ? .paused : .active,
+                kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex],
+                age: now - entry.created,
+                deliveries: entry.deliveries.load(ordering: .relaxed),
+                state: entry.isPaused ? .paused : .active,
                 bound: entry.bound)
             if let owner = entry.owner, owner.isListed {
                 byOwner[owner.key, default: []].append(item)

@@ -37,7 +37,9 @@ struct LedgerState {
 
     // MARK: - Entries and owners
 
-    mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration, capacity: Int) {
+    mutating func close(
+        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration, capacity: Int
+    ) {
         guard entry.isListed else { return }
         entries.unlist(entry)
         counters[entry.kind] -= 1
@@ -57,20 +59,24 @@ struct LedgerState {
     }
 
     /// Queues the verdict of an owner whose lifetime ended.
-    mutating func ownerEnded(_ owner: OwnerRecord, at now: Duration, verdictAt deadline: Duration, capacity: Int) {
+    mutating func ownerEnded(
+        _ owner: OwnerRecord, at now: Duration, verdictAt deadline: Duration, capacity: Int
+    ) {
         guard owner.isListed else { return }
         owner.verdictPending = true
         owner.countedEnding = true
         counters.ending += 1
         pending.append((deadline, owner))
-        log.append(time: now, kind: .ownerEnded, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
+        log.append(
+            time: now, kind: .ownerEnded, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
     }
 
     mutating func ownerReleased(_ owner: OwnerRecord, at now: Duration, capacity: Int) {
         guard owner.isListed, !owner.released else { return }
         owner.released = true
         counters.owners -= 1
-        log.append(time: now, kind: .deinit, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
+        log.append(
+            time: now, kind: .deinit, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
         if hasLeak(owner) {
             // Released late — unless something it owned still runs, which keeps the leak.
             if owner.live == 0 { resolveLeak(of: owner, at: now, capacity: capacity) }
@@ -107,7 +113,9 @@ struct LedgerState {
     }
 
     /// Up to `limit` verdicts due by `now`, of owners still followed; nil when none is due.
-    mutating func takeDueVerdicts(now: Duration, atMost limit: Int) -> [(deadline: Duration, owner: OwnerRecord)]? {
+    mutating func takeDueVerdicts(now: Duration, atMost limit: Int) -> [(
+        deadline: Duration, owner: OwnerRecord
+    )]? {
         guard let first = pending.first, first.deadline <= now else { return nil }
         var due: [(deadline: Duration, owner: OwnerRecord)] = []
         while due.count < limit, let first = pending.first, first.deadline <= now {
@@ -133,7 +141,8 @@ struct LedgerState {
             owner: owner.id, ownerSite: sites[owner.siteIndex], endedAt: endedAt, foundAt: now,
             survivors: survivors.map { entry in
                 LeakReport.Survivor(
-                    kind: entry.kind, site: sites[entry.siteIndex], deliveries: entry.deliveries.load(ordering: .relaxed),
+                    kind: entry.kind, site: sites[entry.siteIndex],
+                    deliveries: entry.deliveries.load(ordering: .relaxed),
                     deliveriesAfterEnd: entry.deliveriesAfterEnd, bound: entry.bound)
             })
         leaks[owner.key] = LedgerSnapshot.Leak(report)
@@ -141,7 +150,8 @@ struct LedgerState {
     }
 
     /// Reports a leak found by ``judge(_:endedAt:now:)``: counted, logged, listed.
-    mutating func report(_ leak: LedgerSnapshot.Leak, of owner: OwnerRecord, at now: Duration, capacity: Int) {
+    mutating func report(_ leak: LedgerSnapshot.Leak, of owner: OwnerRecord, at now: Duration, capacity: Int)
+    {
         leakOrder.append(owner.key)
         counters.leaks += 1
         stopCountingEnding(owner)
@@ -156,7 +166,9 @@ struct LedgerState {
         counters.leaks -= 1
         leakOrder.removeAll { $0 == owner.key }
         leaks[owner.key] = nil
-        log.append(time: now, kind: .releasedLate, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
+        log.append(
+            time: now, kind: .releasedLate, subject: .owning(owner), site: owner.siteIndex, capacity: capacity
+        )
         forget(owner)
     }
 

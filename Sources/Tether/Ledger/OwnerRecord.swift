@@ -60,11 +60,20 @@ final class OwnerRecord: Sendable, LedgerListed {
     }
 
     /// Whether a leak verdict is queued for the owner.
-    var verdictPending: Bool { get { has(.verdictPending) } set { set(.verdictPending, newValue) } }
+    var verdictPending: Bool {
+        get { has(.verdictPending) }
+        set { set(.verdictPending, newValue) }
+    }
     /// Whether the owner's lifetime has deinitialized: the owner object is gone.
-    var released: Bool { get { has(.released) } set { set(.released, newValue) } }
+    var released: Bool {
+        get { has(.released) }
+        set { set(.released, newValue) }
+    }
     /// Whether the owner is counted in ``LedgerSnapshot/Counters/ending``.
-    var countedEnding: Bool { get { has(.countedEnding) } set { set(.countedEnding, newValue) } }
+    var countedEnding: Bool {
+        get { has(.countedEnding) }
+        set { set(.countedEnding, newValue) }
+    }
 
     private struct Flag: OptionSet {
         let rawValue: UInt8
