@@ -48,18 +48,22 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests \
 	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
 
-# The DocC catalog, with the symbol graphs of Tether and its extensions (of Task, Publisher,
-# NotificationCenter), into .build/docs. Fails on any DocC warning about Tether's own files.
+# The DocC catalogs of Tether (with its extensions of Task, Publisher, NotificationCenter) and of
+# TetherInspector, into .build/docs. Fails on any DocC warning about the project's own files.
 docs: deps
 	$(SWIFT) package dump-symbol-graph --emit-extension-block-symbols
-	rm -rf .build/docs && mkdir -p .build/docs/graphs
+	rm -rf .build/docs && mkdir -p .build/docs/tether .build/docs/inspector
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether.symbols.json \
-	  "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether@*.symbols.json .build/docs/graphs/
-	docc convert Sources/Tether/Tether.docc --additional-symbol-graph-dir .build/docs/graphs \
+	  "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether@*.symbols.json .build/docs/tether/
+	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/TetherInspector*.symbols.json .build/docs/inspector/
+	docc convert Sources/Tether/Tether.docc --additional-symbol-graph-dir .build/docs/tether \
 	  --fallback-display-name Tether --fallback-bundle-identifier tether \
 	  --output-path .build/docs/site 2>&1 | tee .build/docs/docc.log
+	docc convert Sources/TetherInspector/TetherInspector.docc --additional-symbol-graph-dir .build/docs/inspector \
+	  --fallback-display-name TetherInspector --fallback-bundle-identifier tether.inspector \
+	  --output-path .build/docs/inspector-site 2>&1 | tee -a .build/docs/docc.log
 	@if grep -A1 'warning:' .build/docs/docc.log | grep -- '-->' | grep -qv 'checkouts/'; then \
-	  echo "tether: DocC warnings in Tether's own files (above)" >&2; exit 1; fi
+	  echo "tether: DocC warnings in the project's own files (above)" >&2; exit 1; fi
 
 # Runs every suite (BENCH_ARGS="--filter REGEX" narrows it), then prints Tether ÷ alternative.
 bench: deps
