@@ -151,6 +151,27 @@ import Darwin
         #expect(try await server.inspect { $0.clientCount } == 2)
     }
 
+    /// A leak found while a client is connected reaches it as a `leak` message with the whole
+    /// report, and stays in the snapshots that follow.
+    @Test func aLeakIsSentWithItsReportAsItIsFound() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let owner = Ledger.$current.withValue(ledger) { LeakyOwner(subject) }
+        let (_, log) = try await connect()
+        await log.waitForSnapshot { $0.owners.count == 1 }
+        owner.bag.end()
+        subject.send(1)
+        clock.advance(by: ledger.gracePeriod)
+        await waitUntil("the leak message") { log.reports.count == 1 }
+        let report = try #require(log.reports.first)
+        #expect(report.owner.typeName == "LeakyOwner")
+        #expect(report.survivors.map(\.deliveriesAfterEnd) == [1])
+        #expect(report.trace.hasPrefix("LeakyOwner#1 leaked"))
+        let snapshot = await log.waitForSnapshot { !$0.leaks.isEmpty }
+        #expect(snapshot?.leaks.first?.report == report)
+        withExtendedLifetime(owner) {}
+    }
+
     /// Costs nothing while no client is connected: the server registers with the ledger when the
     /// first client comes and cancels when the last one goes.
     @Test func theLedgerIsObservedOnlyWhileAClientIsConnected() async throws {

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Reads a connection's lines: the first must be a hello of this protocol version, which
-/// fulfills the `hello` promise; each later snapshot becomes an event. Any error ends the
+/// fulfills the `hello` promise; each later snapshot or leak report becomes an event. Any error ends the
 /// connection with one `.disconnected` event, and ends the stream.
 ///
 /// Confined to the connection's event loop, like every channel handler; it calls out only to
@@ -72,8 +72,12 @@ final class InspectorReader: ChannelInboundHandler {
             hello.succeed(greeting)
         case (.awaitingHello, .snapshot?):
             finish(.failed(.malformedLine("a snapshot before the hello")))
+        case (.awaitingHello, .leak?):
+            finish(.failed(.malformedLine("a leak before the hello")))
         case (.streaming, .snapshot(let snapshot)?):
             continuation.yield(.snapshot(snapshot))
+        case (.streaming, .leak(let report)?):
+            continuation.yield(.leak(report))
         case (.streaming, .hello?):
             finish(.failed(.malformedLine("a second hello")))
         case (.finished, _):

@@ -16,15 +16,18 @@ import Darwin
 /// for await event in client.events {
 ///     switch event {
 ///     case .snapshot(let snapshot): render(snapshot)
+///     case .leak(let report): print(report.trace)
 ///     case .disconnected(let reason): showBanner(reason.description)
 ///     }
 /// }
 /// ```
 ///
-/// The stream keeps the newest snapshots a consumer has not taken yet and drops older ones (each
-/// snapshot is the whole picture), so a busy UI never falls behind; ``Event/disconnected(_:)`` is
-/// always the last event. Nothing here blocks the calling thread: reading and decoding run on an
-/// event loop of NIO's shared group, and events arrive as values — iterate them on the main actor.
+/// The stream keeps the newest events a consumer has not taken yet and drops older ones (each
+/// snapshot is the whole picture, and carries every current leak), so a busy UI never falls
+/// behind; ``Event/disconnected(_:)`` is always the last event. Nothing here blocks the calling
+/// thread: reading and decoding run on an event loop of NIO's shared group, and events arrive as
+/// values — iterate them on the main actor. `connect` runs on the caller's actor too, so a
+/// main-actor program that attaches never wakes Swift's global executor.
 ///
 /// Lifetime: the connection lasts until the server closes it, ``close()`` is called, or the
 /// stream's iteration ends (its task is cancelled, or the stream is released). To reconnect,
@@ -34,6 +37,8 @@ public final class LedgerClient: Sendable {
     public enum Event: Sendable, Equatable {
         /// The serving ledger, whole, as it is now.
         case snapshot(InspectorSnapshot)
+        /// A leak the serving ledger has just found (it is in the next snapshots' leaks too).
+        case leak(InspectorLeakReport)
         /// The connection ended; the last event.
         case disconnected(DisconnectReason)
     }
@@ -83,12 +88,13 @@ public final class LedgerClient: Sendable {
     ///     connection with ``LedgerClientError/lineTooLong(limit:)``.
     ///   - helloTimeout: How long to wait for the hello before deciding the peer is not a ledger
     ///     server (``LedgerClientError/noHello(path:)``).
+    ///   - isolation: The actor `connect` runs on: the caller's.
     /// - Throws: ``LedgerClientError``: nothing at `path`, not a socket, permission denied,
     ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
     ///   a malformed or over-long first line.
     public static func connect(
         to path: String, maximumLineLength: Int = defaultMaximumLineLength,
-        helloTimeout: Duration = .seconds(5)
+        helloTimeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
     ) async throws(LedgerClientError) -> LedgerClient {
         try checkSocket(at: path)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -113,7 +119,7 @@ public final class LedgerClient: Sendable {
             .connect(unixDomainSocketPath: path)
         let channel: any Channel
         do {
-            channel = try await connected.get()
+            channel = try await value(of: connected)
         } catch {
             helloPromise.fail(error)
             continuation.finish()
@@ -121,7 +127,7 @@ public final class LedgerClient: Sendable {
         }
         let hello: InspectorHello
         do {
-            hello = try await helloPromise.futureResult.get()
+            hello = try await value(of: helloPromise.futureResult)
         } catch {
             channel.close(promise: nil)
             continuation.finish()
@@ -136,6 +142,16 @@ public final class LedgerClient: Sendable {
         // Through the pipeline, so that the reader, which owns the connection's state, says why
         // it ended; on a connection already closed the request finds no one, and that is fine.
         channel.pipeline.fireUserInboundEventTriggered(InspectorReader.CloseRequest())
+    }
+
+    /// The future's value, awaited on the caller's actor (`EventLoopFuture.get()` would hop to the
+    /// global executor, whose first use on Linux starts a thread that wakes every second).
+    private static func value<Value: Sendable>(
+        of future: EventLoopFuture<Value>, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+            future.whenComplete { continuation.resume(with: $0) }
+        }
     }
 
     /// One clear error for what is at `path`, before connecting.
