@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Tether
 
@@ -170,6 +171,45 @@ import Darwin
         let snapshot = await log.waitForSnapshot { !$0.leaks.isEmpty }
         #expect(snapshot?.leaks.first?.report == report)
         withExtendedLifetime(owner) {}
+    }
+
+    /// The callback connection: the client first, then each event, all on the queue given.
+    @Test func aClientOnAQueueGetsTheClientThenEachEvent() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "LedgerServerTests.client")
+        let log = Mutex<[String]>([])
+        let connected = Mutex<LedgerClient?>(nil)
+        LedgerClient.connect(
+            to: path, queue: queue,
+            events: { event in
+                dispatchPrecondition(condition: .onQueue(queue))
+                switch event {
+                case .snapshot(let snapshot): log.withLock { $0.append("snapshot \(snapshot.notes)") }
+                case .leak: log.withLock { $0.append("leak") }
+                case .disconnected(let reason): log.withLock { $0.append("disconnected \(reason)") }
+                }
+            },
+            completion: { result in
+                dispatchPrecondition(condition: .onQueue(queue))
+                log.withLock { $0.append("connected") }
+                connected.withLock { $0 = try? result.get() }
+            })
+        await waitUntil("the first snapshot") { log.withLock { $0.count } >= 2 }
+        ledger.note("changed")
+        await waitUntil("the next snapshot") { log.withLock { $0.last } == "snapshot [\"changed\"]" }
+        let client = try #require(connected.withLock { $0 })
+        #expect(client.hello.pid == getpid())
+        client.close()
+        await waitUntil("the end") { log.withLock { $0.last?.hasPrefix("disconnected") } == true }
+        #expect(log.withLock { $0 } == ["connected", "snapshot []", "snapshot [\"changed\"]", "disconnected closed"])
+
+        let failed = Mutex<LedgerClientError?>(nil)
+        LedgerClient.connect(to: directory("none.sock"), queue: queue, events: { _ in }) { result in
+            if case .failure(let error) = result { failed.withLock { $0 = error } }
+        }
+        await waitUntil("the failure") { failed.withLock { $0 } != nil }
+        #expect(failed.withLock { $0 } == .missing(path: directory("none.sock")))
     }
 
     /// Costs nothing while no client is connected: the server registers with the ledger when the

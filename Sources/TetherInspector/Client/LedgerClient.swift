@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import NIOPosix
 
@@ -26,8 +27,13 @@ import Darwin
 /// snapshot is the whole picture, and carries every current leak), so a busy UI never falls
 /// behind; ``Event/disconnected(_:)`` is always the last event. Nothing here blocks the calling
 /// thread: reading and decoding run on an event loop of NIO's shared group, and events arrive as
-/// values — iterate them on the main actor. `connect` runs on the caller's actor too, so a
-/// main-actor program that attaches never wakes Swift's global executor.
+/// values — iterate them on the main actor.
+///
+/// A program whose idle must cost nothing on Linux connects with
+/// ``connect(to:maximumLineLength:helloTimeout:queue:events:completion:)`` instead, and gets the
+/// events on a Dispatch queue: there, resuming any `await` from another thread goes through Swift's
+/// global executor, whose first use starts Dispatch's worker pool — and the pool's monitor then
+/// wakes the process every second, for as long as it runs.
 ///
 /// Lifetime: the connection lasts until the server closes it, ``close()`` is called, or the
 /// stream's iteration ends (its task is cancelled, or the stream is released). To reconnect,
@@ -88,53 +94,103 @@ public final class LedgerClient: Sendable {
     ///     connection with ``LedgerClientError/lineTooLong(limit:)``.
     ///   - helloTimeout: How long to wait for the hello before deciding the peer is not a ledger
     ///     server (``LedgerClientError/noHello(path:)``).
-    ///   - isolation: The actor `connect` runs on: the caller's.
     /// - Throws: ``LedgerClientError``: nothing at `path`, not a socket, permission denied,
     ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
     ///   a malformed or over-long first line.
     public static func connect(
-        to path: String, maximumLineLength: Int = defaultMaximumLineLength,
-        helloTimeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength, helloTimeout: Duration = .seconds(5)
     ) async throws(LedgerClientError) -> LedgerClient {
-        try checkSocket(at: path)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let (events, continuation) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(8))
+        let sink = EventSink(deliver: { continuation.yield($0) }, end: { continuation.finish() })
+        let opened = try open(path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+        let channel: any Channel
+        let hello: InspectorHello
+        do {
+            (channel, hello) = try await opened.get()
+        } catch {
+            throw error as? LedgerClientError ?? .system(operation: "connect", reason: String(describing: error))
+        }
+        continuation.onTermination = { _ in channel.close(promise: nil) }
+        return LedgerClient(path: path, hello: hello, events: events, channel: channel)
+    }
+
+    /// Connects to the ledger server at `path` without Swift concurrency: `completion` gets the
+    /// client once the server said hello (or why it could not connect), then `events` gets each
+    /// event, both on `queue`, in order. The client's ``events`` stream is empty.
+    ///
+    /// ```swift
+    /// LedgerClient.connect(to: path, queue: .main, events: { event in show(event) }) { result in
+    ///     if case .failure(let error) = result { print(error) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queue: Where `completion` and `events` run.
+    ///   - events: Each snapshot and leak report, then `.disconnected` last; called only after
+    ///     `completion` succeeded.
+    ///   - completion: The client, or a ``LedgerClientError`` as the `async` version throws it.
+    public static func connect(
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength, helloTimeout: Duration = .seconds(5),
+        queue: DispatchQueue, events: @escaping @Sendable (Event) -> Void,
+        completion: @escaping @Sendable (Result<LedgerClient, LedgerClientError>) -> Void
+    ) {
+        // Delivered from the loop in the order read; the completion is queued when the hello is
+        // read, before any event after it.
+        let sink = EventSink(deliver: { event in queue.async { events(event) } }, end: {})
+        let opened: EventLoopFuture<(any Channel, InspectorHello)>
+        do {
+            opened = try open(path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+        } catch {
+            queue.async { completion(.failure(error)) }
+            return
+        }
+        opened.whenComplete { result in
+            let outcome = result.map { channel, hello in
+                LedgerClient(path: path, hello: hello, events: AsyncStream { $0.finish() }, channel: channel)
+            }.mapError { error in
+                error as? LedgerClientError ?? .system(operation: "connect", reason: String(describing: error))
+            }
+            queue.async { completion(outcome) }
+        }
+    }
+
+    /// Opens a connection whose reader sends its events to `sink`: the channel and the hello once
+    /// the server said it, or a ``LedgerClientError``.
+    private static func open(
+        _ path: String, maximumLineLength: Int, helloTimeout: Duration, sink: EventSink
+    ) throws(LedgerClientError) -> EventLoopFuture<(any Channel, InspectorHello)> {
+        try checkSocket(at: path)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let helloPromise = loop.makePromise(of: InspectorHello.self)
         // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
         let (seconds, attoseconds) = helloTimeout.components
         let timeout =
             TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
-        let connected = ClientBootstrap(group: loop)
+        return ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: false)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let reader = InspectorReader(
-                        path: path, hello: helloPromise, continuation: continuation, helloTimeout: timeout)
+                    let reader = InspectorReader(path: path, hello: helloPromise, sink: sink, helloTimeout: timeout)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     try channel.pipeline.syncOperations.addHandler(reader)
                 }
             }
             .connect(unixDomainSocketPath: path)
-        let channel: any Channel
-        do {
-            channel = try await value(of: connected)
-        } catch {
-            helloPromise.fail(error)
-            continuation.finish()
-            throw connectError(error, path: path)
-        }
-        let hello: InspectorHello
-        do {
-            hello = try await value(of: helloPromise.futureResult)
-        } catch {
-            channel.close(promise: nil)
-            continuation.finish()
-            throw (error as? LedgerClientError) ?? .noHello(path: path)
-        }
-        continuation.onTermination = { _ in channel.close(promise: nil) }
-        return LedgerClient(path: path, hello: hello, events: events, channel: channel)
+            .flatMapError { error in
+                let mapped = connectError(error, path: path)
+                helloPromise.fail(mapped)
+                sink.end()
+                return loop.makeFailedFuture(mapped)
+            }
+            .flatMap { channel in
+                helloPromise.futureResult.map { (channel, $0) }.flatMapError { error in
+                    channel.close(promise: nil)
+                    sink.end()
+                    return loop.makeFailedFuture(error as? LedgerClientError ?? .noHello(path: path))
+                }
+            }
     }
 
     /// Closes the connection; ``events`` ends with `.disconnected(.closedByClient)`. Idempotent.
@@ -142,16 +198,6 @@ public final class LedgerClient: Sendable {
         // Through the pipeline, so that the reader, which owns the connection's state, says why
         // it ended; on a connection already closed the request finds no one, and that is fine.
         channel.pipeline.fireUserInboundEventTriggered(InspectorReader.CloseRequest())
-    }
-
-    /// The future's value, awaited on the caller's actor (`EventLoopFuture.get()` would hop to the
-    /// global executor, whose first use on Linux starts a thread that wakes every second).
-    private static func value<Value: Sendable>(
-        of future: EventLoopFuture<Value>, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Value {
-        try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
-            future.whenComplete { continuation.resume(with: $0) }
-        }
     }
 
     /// One clear error for what is at `path`, before connecting.
