@@ -109,15 +109,7 @@ if let message = Terminal.requireTTY(program: "tether-lab") {
 let environment = LabEnvironment(clock: SystemClock())
 // Before the terminal is taken: a path that cannot be served is one line on a normal terminal.
 let server = command.serve.map { startServing(environment.ledger, at: $0) }
-var theme = Theme.fromEnvironment(environmentVariables)
-let backend: NcursesBackend
-do {
-    backend = try NcursesBackend(options: .init(colors: !theme.isMonochrome))
-} catch {
-    Terminal.printError("tether-lab: \(error)")
-    exit(1)
-}
-if !backend.isUnicode { theme = theme.ascii }
+let (backend, theme) = openTerminal(program: "tether-lab")
 let lab = LabApp(backend: backend, environment: environment, scenarios: scenarios, theme: theme)
 // However the lab ends — q, a signal — the socket goes with it.
 lab.application.onShutdown = { server?.stop() }

@@ -1,5 +1,11 @@
 import Foundation
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tether
 import TetherInspector
 
@@ -200,11 +206,14 @@ public final class AttachApp {
         }
     }
 
-    /// `21:30:05`, local time.
+    /// `21:30:05`, local time. With `localtime_r`, not a `DateFormatter`: Foundation's time zone
+    /// machinery starts a Dispatch worker pool whose monitor would wake attach every second.
     static func clock(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }
 
