@@ -61,6 +61,10 @@ private func printFirstSnapshot(of path: String) {
                 }
             }
         })
+    // A server sends a snapshot as soon as it said hello: one that does not is broken.
+    DispatchQueue.main.asyncAfter(deadline: .now() + .seconds(10)) {
+        fail(attach: "\(path) sent no snapshot within 10 s of connecting")
+    }
 }
 
 /// The hello of the connection `printFirstSnapshot` made, for its events. Main-actor isolated.

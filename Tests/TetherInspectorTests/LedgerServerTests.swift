@@ -212,6 +212,21 @@ import Darwin
         #expect(failed.withLock { $0 } == .missing(path: directory("none.sock")))
     }
 
+    /// Events read before the connection's outcome is queued (the hello and the first snapshot
+    /// can come before the connect future's callbacks run) wait for it: the outcome comes first.
+    @Test func aCallbackConnectionQueuesItsOutcomeBeforeAnyEvent() async {
+        let queue = DispatchQueue(label: "LedgerServerTests.delivery")
+        let log = Mutex<[String]>([])
+        let delivery = QueuedDelivery(queue: queue) { event in
+            if case .snapshot(let snapshot) = event { log.withLock { $0.append("snapshot \(snapshot.sequence)") } }
+        }
+        delivery.deliver(.snapshot(InspectorSnapshot(sequence: 1)))
+        delivery.complete { log.withLock { $0.append("completion") } }
+        delivery.deliver(.snapshot(InspectorSnapshot(sequence: 2)))
+        await waitUntil("three deliveries") { log.withLock { $0.count } == 3 }
+        #expect(log.withLock { $0 } == ["completion", "snapshot 1", "snapshot 2"])
+    }
+
     /// Costs nothing while no client is connected: the server registers with the ledger when the
     /// first client comes and cancels when the last one goes.
     @Test func theLedgerIsObservedOnlyWhileAClientIsConnected() async throws {

@@ -1,6 +1,7 @@
 import Dispatch
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -135,9 +136,8 @@ public final class LedgerClient: Sendable {
         queue: DispatchQueue, events: @escaping @Sendable (Event) -> Void,
         completion: @escaping @Sendable (Result<LedgerClient, LedgerClientError>) -> Void
     ) {
-        // Delivered from the loop in the order read; the completion is queued when the hello is
-        // read, before any event after it.
-        let sink = EventSink(deliver: { event in queue.async { events(event) } }, end: {})
+        let delivery = QueuedDelivery(queue: queue, events: events)
+        let sink = EventSink(deliver: delivery.deliver, end: {})
         let opened: EventLoopFuture<(any Channel, InspectorHello)>
         do {
             opened = try open(path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
@@ -151,7 +151,7 @@ public final class LedgerClient: Sendable {
             }.mapError { error in
                 error as? LedgerClientError ?? .system(operation: "connect", reason: String(describing: error))
             }
-            queue.async { completion(outcome) }
+            delivery.complete { completion(outcome) }
         }
     }
 
@@ -227,5 +227,47 @@ public final class LedgerClient: Sendable {
         case ENOTSOCK: return .notASocket(path: path)
         case let code: return .system(operation: "connect", reason: Errno(code).description)
         }
+    }
+}
+
+/// A callback connection's deliveries onto its queue: the events read before the connection's
+/// outcome is queued are held back, so that `completion` always comes first — the hello and the
+/// first snapshot can be read before the connect future's callbacks run.
+///
+/// Thread-safe: a `Mutex` holds whether the outcome was queued and the events held until then;
+/// the queue is called after unlocking.
+final class QueuedDelivery: Sendable {
+    private let queue: DispatchQueue
+    private let events: @Sendable (LedgerClient.Event) -> Void
+    private let state = Mutex<(completed: Bool, held: [LedgerClient.Event])>((false, []))
+
+    init(queue: DispatchQueue, events: @escaping @Sendable (LedgerClient.Event) -> Void) {
+        self.queue = queue
+        self.events = events
+    }
+
+    func deliver(_ event: LedgerClient.Event) {
+        let now = state.withLock { state -> Bool in
+            guard state.completed else {
+                state.held.append(event)
+                return false
+            }
+            return true
+        }
+        guard now else { return }
+        let events = events
+        queue.async { events(event) }
+    }
+
+    /// Queues `outcome`, then the events held until now.
+    func complete(_ outcome: @escaping @Sendable () -> Void) {
+        queue.async(execute: outcome)
+        let held = state.withLock { state in
+            state.completed = true
+            defer { state.held = [] }
+            return state.held
+        }
+        let events = events
+        for event in held { queue.async { events(event) } }
     }
 }
