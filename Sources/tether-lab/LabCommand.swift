@@ -12,8 +12,8 @@ struct LabCommand: ParsableCommand {
         discussion: """
             Without options the lab opens on the terminal (standard input and output must be a \
             terminal). Keys: 1-6 or ↑/↓ and Enter present a scenario, r rotates, m switches \
-            bound/leaky for the next sheet, i toggles the inspector, Esc dismisses, ? opens help, \
-            q quits.
+            bound/leaky for the next sheet, i toggles the inspector, Tab gives it the keys (↑/↓ \
+            select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits.
 
             Headless runs drive the same lab on an in-memory screen with lab time on a manual \
             clock. Keys are names separated by spaces: a character (1, r, q, ?), Enter, Esc, Tab, \
