@@ -127,6 +127,9 @@ public final class LedgerClient: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - path: The server's socket.
+    ///   - maximumLineLength: The longest line accepted, in bytes, as for the `async` version.
+    ///   - helloTimeout: How long to wait for the hello, as for the `async` version.
     ///   - queue: Where `completion` and `events` run.
     ///   - events: Each snapshot and leak report, then `.disconnected` last; called only after
     ///     `completion` succeeded.
