@@ -87,7 +87,9 @@ let package = Package(
             name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "Tether", "tui-demo"]),
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab"]),
+            dependencies: [
+                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab",
+            ]),
         // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
         .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),
         .testTarget(

@@ -149,7 +149,9 @@ public struct TerminalScreen {
             return nil
         case UInt8(ascii: "("), UInt8(ascii: ")"):
             guard index + 2 < pending.count else { return nil }
-            if pending[index + 1] == UInt8(ascii: "(") { lineDrawing = pending[index + 2] == UInt8(ascii: "0") }
+            if pending[index + 1] == UInt8(ascii: "(") {
+                lineDrawing = pending[index + 2] == UInt8(ascii: "0")
+            }
             return 3
         case UInt8(ascii: "7"):
             saved = (row, column)
@@ -177,8 +179,10 @@ public struct TerminalScreen {
         guard end < pending.count else { return nil }
         let body = String(decoding: pending[(index + 2)..<end], as: UTF8.self)
         let isPrivate = body.hasPrefix("?") || body.hasPrefix(">")
-        let numbers = body.drop { $0 == "?" || $0 == ">" }.split(separator: ";", omittingEmptySubsequences: false)
-            .map { Int($0) }
+        let numbers = body.drop { $0 == "?" || $0 == ">" }.split(
+            separator: ";", omittingEmptySubsequences: false
+        )
+        .map { Int($0) }
         func parameter(_ i: Int, _ fallback: Int = 1) -> Int {
             i < numbers.count ? numbers[i].flatMap { $0 == 0 ? fallback : $0 } ?? fallback : fallback
         }

@@ -71,7 +71,8 @@ struct LabCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Serve the lab's ledger on a Unix socket at PATH, for `tether-lab attach PATH`.", valueName: "path"))
+            "Serve the lab's ledger on a Unix socket at PATH, for `tether-lab attach PATH`.",
+            valueName: "path"))
     var serve: String?
 
     func validate() throws {
@@ -80,7 +81,8 @@ struct LabCommand: ParsableCommand {
                 throw ValidationError("bad --soak count \(soak) (expected a positive number)")
             }
             guard keys == nil, script == nil, dump == nil, serve == nil else {
-                throw ValidationError("--soak runs by itself; it takes no --keys, --script, --dump or --serve")
+                throw ValidationError(
+                    "--soak runs by itself; it takes no --keys, --script, --dump or --serve")
             }
         } else if soakModes != nil || noRSSCheck {
             throw ValidationError("--soak-modes and --no-rss-check go with --soak")

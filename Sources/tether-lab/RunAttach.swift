@@ -41,7 +41,8 @@ private func printFirstSnapshot(of path: String) {
                     guard let greeting = hello.value else { return }
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    guard let data = try? encoder.encode(AttachDump(hello: greeting, snapshot: snapshot)) else {
+                    guard let data = try? encoder.encode(AttachDump(hello: greeting, snapshot: snapshot))
+                    else {
                         fail(attach: "cannot encode the snapshot")
                     }
                     print(String(decoding: data, as: UTF8.self))

@@ -25,7 +25,9 @@ func fail(_ problem: String, program: String = "tether-lab") -> Never {
 
 /// Parses `arguments` as `command`; prints the help and exits 0 when asked for it, or prints the
 /// first line of the error and exits 2.
-func parse<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String], program: String) -> Command {
+func parse<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String], program: String)
+    -> Command
+{
     do {
         return try Command.parse(arguments)
     } catch {

@@ -110,7 +110,9 @@ import TetherInspector
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(dump)) as? [String: Any])
         #expect(Set(object.keys) == ["process", "pid", "counters", "owners", "leaks"])
         #expect(dump.process == "myapp" && dump.pid == 4242)
-        #expect(dump.owners.first?.entries.first == AttachDump.Entry(kind: "subscription", site: "Model.swift:20", deliveries: 0))
+        #expect(
+            dump.owners.first?.entries.first
+                == AttachDump.Entry(kind: "subscription", site: "Model.swift:20", deliveries: 0))
         #expect(dump.owners.map(\.state).filter { $0 == "leaked" }.count == 3)
         #expect(
             dump.leaks.first

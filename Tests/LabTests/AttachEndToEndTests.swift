@@ -38,7 +38,9 @@ import Darwin
         lab.send(.character("1"))
         #expect(lab.waitForScreen("Orientation (leaky)"))
         lab.send(.escape)
-        #expect(attach.waitForScreen("OrientationViewModel ← task OrientationViewModel.swift:46"), "the leak group")
+        #expect(
+            attach.waitForScreen("OrientationViewModel ← task OrientationViewModel.swift:46"),
+            "the leak group")
         #expect(attach.waitForScreen("leak found at"), "the leak message")
         #expect(attach.waitForScreen("▾ OrientationViewModel#1 LEAKED"))
         attach.send(.down)
@@ -76,7 +78,9 @@ import Darwin
         #expect(first.waitForExit() == .signaled(SIGKILL))
         #expect(attach.waitForScreen("● disconnected"))
         #expect(socketMode(path) != nil, "the killed lab's socket is stale")
-        #expect(attach.waitForScreen("connection refused (nothing serves it: a stale socket?)"), "the retries say why")
+        #expect(
+            attach.waitForScreen("connection refused (nothing serves it: a stale socket?)"),
+            "the retries say why")
 
         let second = try LabTerminal.serving(at: path)
         #expect(attach.waitForScreen("tether-lab is back (pid \(second.pid), was \(first.pid))"))
@@ -101,7 +105,9 @@ import Darwin
         #expect(result.stderr.isEmpty)
         let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
         #expect(dump.process == "tether-lab" && dump.pid == lab.process.processIdentifier)
-        #expect(dump.counters.leaks == 1, "(zombies are left out: the dead loop counts them on a thread of its own)")
+        #expect(
+            dump.counters.leaks == 1,
+            "(zombies are left out: the dead loop counts them on a thread of its own)")
         #expect(dump.owners.map(\.state) == ["leaked"])
         #expect(dump.owners.first?.entries.first?.kind == "task")
         #expect(dump.leaks.first?.owner == "OrientationViewModel#1")
@@ -112,18 +118,23 @@ import Darwin
     }
 
     /// What attach says for each bad input: one line on stderr, exit code 2, nothing on stdout.
-    func expectOneLineError(_ arguments: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation)
+    func expectOneLineError(
+        _ arguments: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         let result = try LabBinary.run(arguments)
         #expect(result.status == 2, sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.split(separator: "\n").count == 1, "\(result.stderr)",
+            sourceLocation: sourceLocation)
         #expect(result.stderr.contains(expected), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 
     @Test func badPathsAreOneLineAndExitTwo() throws {
-        try expectOneLineError(["attach", path, "--dump", "json"], "tether-lab attach: \(path): no such file")
+        try expectOneLineError(
+            ["attach", path, "--dump", "json"], "tether-lab attach: \(path): no such file")
         #expect(FileManager.default.createFile(atPath: directory("plain"), contents: Data()))
         try expectOneLineError(["attach", directory("plain"), "--dump", "json"], "is not a socket")
         try expectOneLineError(["attach", directory.path, "--dump", "json"], "is not a socket")
@@ -140,15 +151,19 @@ import Darwin
             sends: Array(#"{"type":"hello","version":2,"pid":1,"process":"future"}"#.utf8) + [10])
         try expectOneLineError(
             ["attach", future.path, "--dump", "json"], "the server speaks inspector protocol version 2")
-        let garbage = try FakePeer(path: directory("garbage.sock"), sends: Array("HTTP/1.1 200 OK\r\n\n".utf8))
-        try expectOneLineError(["attach", garbage.path, "--dump", "json"], "the server sent a malformed line")
+        let garbage = try FakePeer(
+            path: directory("garbage.sock"), sends: Array("HTTP/1.1 200 OK\r\n\n".utf8))
+        try expectOneLineError(
+            ["attach", garbage.path, "--dump", "json"], "the server sent a malformed line")
         let flood = try FakePeer(
             path: directory("flood.sock"),
             sends: [UInt8](repeating: UInt8(ascii: "x"), count: LedgerClient.defaultMaximumLineLength + 1024))
         try expectOneLineError(["attach", flood.path, "--dump", "json"], "a line longer than")
         let hello = Array(#"{"type":"hello","version":1,"pid":1,"process":"p"}"#.utf8) + [10]
-        let broken = try FakePeer(path: directory("broken.sock"), sends: hello + Array(#"{"type":"snapshot"}"#.utf8) + [10])
-        try expectOneLineError(["attach", broken.path, "--dump", "json"], "malformed line: snapshot: missing")
+        let broken = try FakePeer(
+            path: directory("broken.sock"), sends: hello + Array(#"{"type":"snapshot"}"#.utf8) + [10])
+        try expectOneLineError(
+            ["attach", broken.path, "--dump", "json"], "malformed line: snapshot: missing")
     }
 
     /// Root passes any permission check, so as root the test attaches as `nobody` (setpriv); as
@@ -161,7 +176,8 @@ import Darwin
             let process = Process()
             process.executableURL = URL(fileURLWithPath: setpriv)
             process.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", "--", LabBinary.path, "attach", path, "--dump",
+                "--reuid=65534", "--regid=65534", "--clear-groups", "--", LabBinary.path, "attach", path,
+                "--dump",
                 "json",
             ]
             let err = Pipe()

@@ -156,7 +156,8 @@ import Darwin
         idle([lab, attach], for: .milliseconds(1500))
         var labAfter = try #require(lab.voluntaryContextSwitches)
         var attachAfter = try #require(attach.voluntaryContextSwitches)
-        #expect(labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
+        #expect(
+            labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
         #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
 
         lab.send(.character("m"))
@@ -186,8 +187,13 @@ import Darwin
     @Test func theTestTerminalShowsWhatTheLabDraws() throws {
         let pty = try startHome()
         let headless = try LabBinary.run(["--headless", "--size", "120x40", "--dump", "screen"])
-        let expected = headless.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(pty.waitUntil { _ in pty.screenLines == Array(expected.prefix(40)) + Array(repeating: "", count: max(0, 40 - expected.count)) })
+        let expected = headless.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+        #expect(
+            pty.waitUntil { _ in
+                pty.screenLines == Array(expected.prefix(40))
+                    + Array(repeating: "", count: max(0, 40 - expected.count))
+            })
         #expect(pty.screenLines.first?.contains("Tether Lab") == true)
         pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))

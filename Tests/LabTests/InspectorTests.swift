@@ -25,11 +25,14 @@ import TetherInspector
         let content = InspectorContent(WireFixtures.snapshot())
         #expect(
             ownerIDs(content) == [
-                "OrientationViewModel#1", "OrientationViewModel#2", "OrientationViewModel#3", "Sheet#1", "Model#1",
+                "OrientationViewModel#1", "OrientationViewModel#2", "OrientationViewModel#3", "Sheet#1",
+                "Model#1",
                 "Model#2",
             ])
         #expect(content.groups.map(\.count) == [3], "three leaks of one signature, one group")
-        #expect(content.items.first == .leakGroup("OrientationViewModel ← task App/OrientationViewModel.swift:46"))
+        #expect(
+            content.items.first == .leakGroup("OrientationViewModel ← task App/OrientationViewModel.swift:46")
+        )
     }
 
     @Test func theFilterMatchesTypesAndFileNames() {
@@ -48,7 +51,9 @@ import TetherInspector
         #expect(
             Inspector.groupLine(group, style: style).plainText
                 == "OrientationViewModel ← task OrientationViewModel.swift:46 ×3")
-        #expect(Inspector.groupLine(group, style: style, width: 32).plainText == "OrientationViewModel ← task… ×3")
+        #expect(
+            Inspector.groupLine(group, style: style, width: 32).plainText == "OrientationViewModel ← task… ×3"
+        )
         #expect(Inspector.groupLine(group, style: style, width: 10).plainText.hasSuffix("×3"))
     }
 
@@ -131,8 +136,11 @@ import TetherInspector
         let lines = wide.textLines
         let leaks = try! #require(lines.first { $0.contains("leaks ") && $0.contains("+1") })
         #expect(leaks.contains("█"), "a sparkline beside the counter: \(leaks)")
-        #expect(lines.contains { $0.contains("> OrientationViewModel ← task OrientationViewModel.swift:46 ×3") } == false)
-        #expect(lines.contains { $0.contains("OrientationViewModel ← task OrientationViewModel.swift:46 ×3") })
+        #expect(
+            lines.contains { $0.contains("> OrientationViewModel ← task OrientationViewModel.swift:46 ×3") }
+                == false)
+        #expect(
+            lines.contains { $0.contains("OrientationViewModel ← task OrientationViewModel.swift:46 ×3") })
         #expect(lines.contains { $0.contains("▾ OrientationViewModel#1 LEAKED") })
         #expect(lines.contains { $0.contains("presented orientation") })
         var narrow = Buffer(size: Size(width: 54, height: 30))

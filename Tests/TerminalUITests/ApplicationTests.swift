@@ -85,7 +85,8 @@ import Tether
         let (covered, _, _, _) = makeApp(width: 30, height: 8)
         covered.sidePanel = app.sidePanel
         covered.sidePanelHasFocus = true
-        covered.stack.present(RecordingScreen("help", recorder: Recorder(), presentation: .overlay(maxWidth: 20)))
+        covered.stack.present(
+            RecordingScreen("help", recorder: Recorder(), presentation: .overlay(maxWidth: 20)))
         covered.render()
         #expect(!covered.sidePanelTakesKeys, "an overlay covers the panel")
         _ = home

@@ -202,7 +202,10 @@ import Darwin
         #expect(client.hello.pid == getpid())
         client.close()
         await waitUntil("the end") { log.withLock { $0.last?.hasPrefix("disconnected") } == true }
-        #expect(log.withLock { $0 } == ["connected", "snapshot []", "snapshot [\"changed\"]", "disconnected closed"])
+        #expect(
+            log.withLock { $0 } == [
+                "connected", "snapshot []", "snapshot [\"changed\"]", "disconnected closed",
+            ])
 
         let failed = Mutex<LedgerClientError?>(nil)
         LedgerClient.connect(to: directory("none.sock"), queue: queue, events: { _ in }) { result in
@@ -218,7 +221,9 @@ import Darwin
         let queue = DispatchQueue(label: "LedgerServerTests.delivery")
         let log = Mutex<[String]>([])
         let delivery = QueuedDelivery(queue: queue) { event in
-            if case .snapshot(let snapshot) = event { log.withLock { $0.append("snapshot \(snapshot.sequence)") } }
+            if case .snapshot(let snapshot) = event {
+                log.withLock { $0.append("snapshot \(snapshot.sequence)") }
+            }
         }
         delivery.deliver(.snapshot(InspectorSnapshot(sequence: 1)))
         delivery.complete { log.withLock { $0.append("completion") } }

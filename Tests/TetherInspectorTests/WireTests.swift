@@ -7,7 +7,8 @@ import Tether
 @Suite struct WireTests {
     /// A report with every field set.
     static let report = InspectorLeakReport(
-        owner: OwnerID(typeName: "ViewModel", serial: 2), ownerSite: .init(fileID: "App/ViewModel.swift", line: 12),
+        owner: OwnerID(typeName: "ViewModel", serial: 2),
+        ownerSite: .init(fileID: "App/ViewModel.swift", line: 12),
         endedAt: .seconds(10), foundAt: .milliseconds(10_300),
         survivors: [
             .init(
@@ -125,7 +126,8 @@ import Tether
     @Test func leaksOfOneSignatureFormOneGroupInTheOrderFound() {
         func leak(_ type: String, _ serial: Int, _ signature: String) -> InspectorSnapshot.Leak {
             .init(
-                owner: OwnerID(typeName: type, serial: serial), kind: .task, site: .init(fileID: "M/F.swift", line: 1),
+                owner: OwnerID(typeName: type, serial: serial), kind: .task,
+                site: .init(fileID: "M/F.swift", line: 1),
                 signature: signature)
         }
         let snapshot = InspectorSnapshot(leaks: [leak("A", 1, "a"), leak("B", 1, "b"), leak("A", 2, "a")])

@@ -209,7 +209,8 @@ public final class LabApp {
                 let focused = application.sidePanelTakesKeys
                 inspector.render(
                     into: &buffer, area: area, style: LabStyle(theme: theme),
-                    title: focused ? " Inspector · keys here (Tab gives them back) " : " Inspector ", focused: focused)
+                    title: focused ? " Inspector · keys here (Tab gives them back) " : " Inspector ",
+                    focused: focused)
             },
             handle: { [weak self] key, context in self?.handleInspectorKey(key, context: context) ?? false },
             keyHints: { [weak self] in

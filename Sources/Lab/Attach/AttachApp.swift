@@ -1,13 +1,13 @@
 import Foundation
 import TerminalUI
+import Tether
+import TetherInspector
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Tether
-import TetherInspector
 
 /// `tether-lab attach PATH`: the lab's inspector, full screen, for another process — fed by the
 /// snapshots its ``LedgerServer`` sends instead of by the lab's own ledger.
@@ -58,7 +58,8 @@ public final class AttachApp {
         self.keyMap = keyMap
         connection = .connected(hello)
         let screen = AttachScreen(ledger: ledger)
-        application = Application(backend: backend, root: screen, theme: theme, minimumSize: AttachApp.minimumSize)
+        application = Application(
+            backend: backend, root: screen, theme: theme, minimumSize: AttachApp.minimumSize)
         screen.app = self
         self.screen = screen
         application.onKey(.character("?")) { [unowned self] _ in toggleHelp() }
@@ -167,10 +168,12 @@ public final class AttachApp {
         title.append(TextSpan("  \(path)", style: theme.dimmed))
         buffer.setLine(Line(title), x: area.x, y: area.y, maxWidth: area.width, base: style.bar)
         guard area.height > 1 else { return }
-        buffer.setLine(statusLine(style: style), x: area.x, y: area.y + 1, maxWidth: area.width, base: style.bar)
+        buffer.setLine(
+            statusLine(style: style), x: area.x, y: area.y + 1, maxWidth: area.width, base: style.bar)
         guard area.height > 2, case .disconnected(_, _, let retry) = connection else { return }
         let tried = retry.map { " last try: \($0)" } ?? " the first try comes in a moment"
-        buffer.setLine(Line(tried, style: theme.dimmed), x: area.x, y: area.y + 2, maxWidth: area.width, base: style.bar)
+        buffer.setLine(
+            Line(tried, style: theme.dimmed), x: area.x, y: area.y + 2, maxWidth: area.width, base: style.bar)
     }
 
     /// The header grows a line while disconnected, for the last try's outcome.
@@ -192,7 +195,9 @@ public final class AttachApp {
         switch note {
         case .reconnected(let hello, let was, let date)?:
             let whom = hello.pid == was.pid ? "pid \(hello.pid)" : "pid \(hello.pid), was \(was.pid)"
-            return Line(" reconnected at \(AttachApp.clock(date)): \(hello.process) is back (\(whom))", style: theme.accent)
+            return Line(
+                " reconnected at \(AttachApp.clock(date)): \(hello.process) is back (\(whom))",
+                style: theme.accent)
         case .leakFound(let report, let date)?:
             return Line([
                 TextSpan(" leak found at \(AttachApp.clock(date)): ", style: style.alarm),
@@ -200,7 +205,9 @@ public final class AttachApp {
                 TextSpan(" (select it under Leaks, Enter opens its report)", style: theme.dimmed),
             ])
         case .lastChange(let date)?:
-            return Line(" last change at \(AttachApp.clock(date)); nothing runs here until the next one", style: theme.dimmed)
+            return Line(
+                " last change at \(AttachApp.clock(date)); nothing runs here until the next one",
+                style: theme.dimmed)
         case nil:
             return Line(" waiting for the first snapshot", style: theme.dimmed)
         }

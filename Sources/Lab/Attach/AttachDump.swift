@@ -51,7 +51,9 @@ public struct AttachDump: Codable, Equatable, Sendable {
                 })
         }
         leaks = snapshot.leaks.map {
-            Leak(owner: $0.owner.description, kind: $0.kindName, site: $0.site.description, signature: $0.signature)
+            Leak(
+                owner: $0.owner.description, kind: $0.kindName, site: $0.site.description,
+                signature: $0.signature)
         }
     }
 }

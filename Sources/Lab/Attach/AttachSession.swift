@@ -33,7 +33,8 @@ public final class AttachSession {
 
     /// Connects for the first time: `connected` gets the server's hello — and makes the app
     /// (``attach(_:)``) before any event is delivered — or gets why the connection failed.
-    public func connect(_ connected: @escaping @MainActor (Result<InspectorHello, LedgerClientError>) -> Void) {
+    public func connect(_ connected: @escaping @MainActor (Result<InspectorHello, LedgerClientError>) -> Void)
+    {
         open { result in connected(result.map(\.hello)) }
     }
 

@@ -34,7 +34,8 @@ extension Inspector {
             ? [Line(filter.isEmpty ? "nothing outlived its owner" : "no leak matches", style: theme.dimmed)]
             : groups.map { Inspector.groupLine($0, style: style, width: rows[3].width - (focused ? 2 : 0)) }
         paintList(
-            leakLines, selected: groups.firstIndex { .leakGroup($0.signature) == selection }, state: &leakList,
+            leakLines, selected: groups.firstIndex { .leakGroup($0.signature) == selection },
+            state: &leakList,
             into: &buffer, area: rows[3], style: style, focused: focused)
 
         let shown = content.tree.filter { if case .owner = $0 { true } else { false } }.count
@@ -74,7 +75,10 @@ extension Inspector {
         guard !area.isEmpty else { return }
         let line =
             isEditingFilter
-            ? Line([TextSpan("filter: ", style: style.theme.title), TextSpan(filter + "_", style: style.theme.accent)])
+            ? Line([
+                TextSpan("filter: ", style: style.theme.title),
+                TextSpan(filter + "_", style: style.theme.accent),
+            ])
             : Line([
                 TextSpan("filter: ", style: style.theme.title), TextSpan(filter, style: style.theme.accent),
                 TextSpan("  (/ edits, Esc clears)", style: style.theme.dimmed),
@@ -120,10 +124,12 @@ extension Inspector {
             let value = now[keyPath: counter]
             var spans = [TextSpan(label.padded(toWidth: 13) + " ", style: style.theme.text)]
             spans.append(
-                TextSpan(String(value).leftPadded(toWidth: 4), style: alarming && value > 0 ? style.alarm : .bold))
+                TextSpan(
+                    String(value).leftPadded(toWidth: 4), style: alarming && value > 0 ? style.alarm : .bold))
             let delta = value - before[keyPath: counter]
             let deltaText = delta == 0 ? "" : " " + (delta > 0 ? "+\(delta)" : "\(delta)")
-            spans.append(TextSpan(deltaText.padded(toWidth: 5), style: delta > 0 ? style.theme.accent : style.calm))
+            spans.append(
+                TextSpan(deltaText.padded(toWidth: 5), style: delta > 0 ? style.theme.accent : style.calm))
             let x = buffer.setLine(Line(spans), x: cell.x, y: cell.y, maxWidth: cell.width)
             // A sparkline where the column has room for one worth reading.
             let room = cell.right - x - 1
@@ -152,7 +158,9 @@ extension Inspector {
             let ellipsis = style.isASCII ? "..." : "…"
             var cut = ""
             for character in middle {
-                guard CharacterWidth.of(cut + String(character)) + CharacterWidth.of(ellipsis) <= room else { break }
+                guard CharacterWidth.of(cut + String(character)) + CharacterWidth.of(ellipsis) <= room else {
+                    break
+                }
                 cut.append(character)
             }
             while cut.last == " " { cut.removeLast() }
@@ -177,7 +185,8 @@ extension Inspector {
                 case .leaked: ("LEAKED", style.alarm)
                 }
             let mark =
-                owner.entries.isEmpty ? "  " : (expanded ? (style.isASCII ? "- " : "▾ ") : (style.isASCII ? "+ " : "▸ "))
+                owner.entries.isEmpty
+                ? "  " : (expanded ? (style.isASCII ? "- " : "▾ ") : (style.isASCII ? "+ " : "▸ "))
             return Line([
                 TextSpan(mark, style: theme.dimmed),
                 TextSpan(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),

@@ -1,5 +1,5 @@
-import TetherInspector
 import Tether
+import TetherInspector
 
 /// What the inspector lists for one snapshot: the leak groups, and the owner tree — leaked owners
 /// first, then ended ones, then the living, each in the order it was made, its entries under it
@@ -48,7 +48,9 @@ struct InspectorContent: Sendable, Equatable {
         var tree: [TreeRow] = []
         for owner in InspectorContent.sorted(snapshot.owners) {
             let ownerMatches = matches(owner.id.description, owner.site.fileID)
-            let entries = owner.entries.enumerated().filter { ownerMatches || matches($0.element.site.fileID) }
+            let entries = owner.entries.enumerated().filter {
+                ownerMatches || matches($0.element.site.fileID)
+            }
             guard ownerMatches || !entries.isEmpty else { continue }
             let expanded = !collapsed.contains(owner.id)
             tree.append(.owner(owner, expanded: expanded))
@@ -74,8 +76,10 @@ struct InspectorContent: Sendable, Equatable {
             case .alive: 2
             }
         }
-        return owners.enumerated().sorted { (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset) }
-            .map(\.element)
+        return owners.enumerated().sorted {
+            (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset)
+        }
+        .map(\.element)
     }
 
     /// The group an item names, if it names one.

@@ -41,7 +41,8 @@ final class LeakReportScreen: Screen {
             into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
         scroll.render(
-            Paragraph(LeakReportScreen.lines(group, style: style), style: theme.text), into: &buffer, area: inner)
+            Paragraph(LeakReportScreen.lines(group, style: style), style: theme.text), into: &buffer,
+            area: inner)
     }
 
     /// The report as lines: the group, then the first leak's trace (in ASCII where lines are).
@@ -61,7 +62,8 @@ final class LeakReportScreen: Screen {
             Line(""),
         ]
         guard let report = first.report else {
-            lines.append(Line("\(first.owner) leaked: kept by \(first.kindName) at \(first.site)", style: style.alarm))
+            lines.append(
+                Line("\(first.owner) leaked: kept by \(first.kindName) at \(first.site)", style: style.alarm))
             lines.append(
                 Line("(the serving process sent no trace: it predates leak reports)", style: theme.dimmed))
             return lines
@@ -69,7 +71,8 @@ final class LeakReportScreen: Screen {
         let trace = style.isASCII ? ascii(report.trace) : report.trace
         for (index, text) in trace.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let isFix = text.contains("fix: ")
-            lines.append(Line(String(text), style: index == 0 ? style.alarm : (isFix ? theme.accent : theme.text)))
+            lines.append(
+                Line(String(text), style: index == 0 ? style.alarm : (isFix ? theme.accent : theme.text)))
         }
         return lines
     }

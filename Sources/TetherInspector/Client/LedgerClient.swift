@@ -99,18 +99,21 @@ public final class LedgerClient: Sendable {
     ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
     ///   a malformed or over-long first line.
     public static func connect(
-        to path: String, maximumLineLength: Int = defaultMaximumLineLength, helloTimeout: Duration = .seconds(5)
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength,
+        helloTimeout: Duration = .seconds(5)
     ) async throws(LedgerClientError) -> LedgerClient {
         let (events, continuation) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(8))
         let sink = EventSink(deliver: { continuation.yield($0) }, end: { continuation.finish() })
-        let opened = try open(path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+        let opened = try open(
+            path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
         let channel: any Channel
         let hello: InspectorHello
         do {
             (channel, hello) = try await opened.get()
         } catch {
-            throw error as? LedgerClientError ?? .system(operation: "connect", reason: String(describing: error))
+            throw error as? LedgerClientError
+                ?? .system(operation: "connect", reason: String(describing: error))
         }
         continuation.onTermination = { _ in channel.close(promise: nil) }
         return LedgerClient(path: path, hello: hello, events: events, channel: channel)
@@ -135,7 +138,8 @@ public final class LedgerClient: Sendable {
     ///     `completion` succeeded.
     ///   - completion: The client, or a ``LedgerClientError`` as the `async` version throws it.
     public static func connect(
-        to path: String, maximumLineLength: Int = defaultMaximumLineLength, helloTimeout: Duration = .seconds(5),
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength,
+        helloTimeout: Duration = .seconds(5),
         queue: DispatchQueue, events: @escaping @Sendable (Event) -> Void,
         completion: @escaping @Sendable (Result<LedgerClient, LedgerClientError>) -> Void
     ) {
@@ -143,7 +147,8 @@ public final class LedgerClient: Sendable {
         let sink = EventSink(deliver: delivery.deliver, end: {})
         let opened: EventLoopFuture<(any Channel, InspectorHello)>
         do {
-            opened = try open(path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+            opened = try open(
+                path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
         } catch {
             queue.async { completion(.failure(error)) }
             return
@@ -152,7 +157,8 @@ public final class LedgerClient: Sendable {
             let outcome = result.map { channel, hello in
                 LedgerClient(path: path, hello: hello, events: AsyncStream { $0.finish() }, channel: channel)
             }.mapError { error in
-                error as? LedgerClientError ?? .system(operation: "connect", reason: String(describing: error))
+                error as? LedgerClientError
+                    ?? .system(operation: "connect", reason: String(describing: error))
             }
             delivery.complete { completion(outcome) }
         }
@@ -174,7 +180,8 @@ public final class LedgerClient: Sendable {
             .channelOption(.allowRemoteHalfClosure, value: false)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let reader = InspectorReader(path: path, hello: helloPromise, sink: sink, helloTimeout: timeout)
+                    let reader = InspectorReader(
+                        path: path, hello: helloPromise, sink: sink, helloTimeout: timeout)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     try channel.pipeline.syncOperations.addHandler(reader)

@@ -41,7 +41,8 @@ public struct InspectorLeakReport: Sendable, Equatable {
 
         public init(_ survivor: LeakReport.Survivor) {
             self.init(
-                kind: survivor.kind, site: InspectorSnapshot.Site(survivor.site), deliveries: survivor.deliveries,
+                kind: survivor.kind, site: InspectorSnapshot.Site(survivor.site),
+                deliveries: survivor.deliveries,
                 deliveriesAfterEnd: survivor.deliveriesAfterEnd, bound: survivor.bound)
         }
     }
@@ -63,7 +64,8 @@ public struct InspectorLeakReport: Sendable, Equatable {
     public var trace: String
 
     public init(
-        owner: OwnerID, ownerSite: InspectorSnapshot.Site, endedAt: Duration = .zero, foundAt: Duration = .zero,
+        owner: OwnerID, ownerSite: InspectorSnapshot.Site, endedAt: Duration = .zero,
+        foundAt: Duration = .zero,
         survivors: [Survivor] = [], signature: String, trace: String
     ) {
         self.owner = owner
@@ -117,7 +119,9 @@ extension InspectorLeakReport.Survivor: Codable {
 }
 
 extension InspectorLeakReport: Codable {
-    private enum Keys: String, CodingKey { case owner, ownerSite, endedAt, foundAt, survivors, signature, trace }
+    private enum Keys: String, CodingKey {
+        case owner, ownerSite, endedAt, foundAt, survivors, signature, trace
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)

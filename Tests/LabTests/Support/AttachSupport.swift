@@ -54,7 +54,8 @@ enum LabTerminal {
     {
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
         if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
-        return try PseudoTerminal(executable: LabBinary.path, arguments: arguments, environment: env, size: size)
+        return try PseudoTerminal(
+            executable: LabBinary.path, arguments: arguments, environment: env, size: size)
     }
 
     /// A lab serving at `path`, home drawn and the socket in place.

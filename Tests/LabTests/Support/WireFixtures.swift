@@ -26,8 +26,11 @@ enum WireFixtures {
         let owner = OwnerID(typeName: type, serial: serial)
         let signature = "\(type) ← task App/\(type).swift:46"
         let report = InspectorLeakReport(
-            owner: owner, ownerSite: site("\(type).swift", 10), endedAt: .seconds(1), foundAt: .milliseconds(1300),
-            survivors: [.init(kind: .task, site: site("\(type).swift", 46), deliveries: 5, deliveriesAfterEnd: 2)],
+            owner: owner, ownerSite: site("\(type).swift", 10), endedAt: .seconds(1),
+            foundAt: .milliseconds(1300),
+            survivors: [
+                .init(kind: .task, site: site("\(type).swift", 46), deliveries: 5, deliveriesAfterEnd: 2)
+            ],
             signature: signature,
             trace: "\(owner) leaked: alive 300ms after its end (tracked at \(type).swift:10)\n"
                 + "╰─ task at \(type).swift:46, not bound to its owner\n"
@@ -52,7 +55,12 @@ enum WireFixtures {
                 owner("OrientationViewModel", 2, .leaked), owner("Model", 2, entries: 2),
                 owner("OrientationViewModel", 3, .leaked),
             ],
-            leaks: [leak("OrientationViewModel", 1), leak("OrientationViewModel", 2), leak("OrientationViewModel", 3)],
-            events: [InspectorSnapshot.Event(time: .seconds(4), kind: .note, message: "presented orientation")])
+            leaks: [
+                leak("OrientationViewModel", 1), leak("OrientationViewModel", 2),
+                leak("OrientationViewModel", 3),
+            ],
+            events: [
+                InspectorSnapshot.Event(time: .seconds(4), kind: .note, message: "presented orientation")
+            ])
     }
 }
