@@ -103,6 +103,12 @@ extension Inspector {
             return
         }
         state.selected = selected
+        // The selected row in the highlight's own colors: red on the highlight would not read.
+        var lines = lines
+        if let selected, lines.indices.contains(selected) {
+            lines[selected] = Line(
+                lines[selected].spans.map { TextSpan($0.text, style: $0.style.withoutColors) })
+        }
         ListView(lines, style: style.theme.text, highlightStyle: style.theme.highlight)
             .render(into: &buffer, area: area, state: &state)
     }
