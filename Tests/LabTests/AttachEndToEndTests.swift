@@ -140,9 +140,12 @@ import Darwin
         try expectOneLineError(["attach", directory.path, "--dump", "json"], "is not a socket")
         try expectOneLineError(["attach", "--dump", "json"], "missing expected argument '<path>'")
         try expectOneLineError(["attach", path, "--dump", "xml"], "the value 'xml' is invalid")
-        _ = try HeadlessServingLab(keys: "", serving: path)
+        let serving = try HeadlessServingLab(keys: "", serving: path)
         try expectOneLineError(
             ["attach", path], "tether-lab attach: standard input is not a terminal; run with --dump json")
+        try expectOneLineError(
+            ["--headless", "--serve", path], "tether-lab: --serve: \(path) is served by another live process")
+        #expect(serving.stop() == 0)
     }
 
     @Test func peersThatAreNotLedgerServersOfThisVersionAreOneLineAndExitTwo() throws {
