@@ -59,8 +59,9 @@ let package = Package(
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
         .target(
             name: "Lab",
-            dependencies: ["Tether", "TerminalUI"],
+            dependencies: ["Tether", "TerminalUI", "TetherInspector"],
             resources: [
+                .embedInCode("Resources/attach-help.txt"),
                 .embedInCode("Resources/help.txt"),
                 .embedInCode("Resources/keymap.txt"),
                 .embedInCode("Resources/scenarios.txt"),
@@ -71,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "tether-lab",
             dependencies: [
-                "Lab", "TerminalUI",
+                "Lab", "TerminalUI", "TetherInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
@@ -86,7 +87,9 @@ let package = Package(
             name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "Tether", "tui-demo"]),
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "TerminalUI", "TerminalUITesting", "Tether", "tether-lab"]),
+            dependencies: [
+                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab",
+            ]),
         // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
         .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),
         .testTarget(

@@ -39,6 +39,9 @@ public final class PseudoTerminal {
     /// Every byte the program wrote so far (as far as read).
     public private(set) var output: [UInt8] = []
     public private(set) var termination: Termination?
+    /// The output read so far, as a terminal of this size shows it.
+    private var emulator: TerminalScreen
+    private var emulated = 0
 
     /// Starts `executable` on a new pseudo-terminal of `size`.
     public init(
@@ -93,6 +96,7 @@ public final class PseudoTerminal {
         }
         pid = child
         masterFD = master
+        emulator = TerminalScreen(size: size)
     }
 
     deinit {
@@ -174,7 +178,25 @@ public final class PseudoTerminal {
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
     /// Changes the window size (the program gets SIGWINCH).
-    public func resize(to size: Size) { PseudoTerminal.setWindowSize(masterFD, size) }
+    public func resize(to size: Size) {
+        _ = screenLines
+        emulator.resize(to: size)
+        PseudoTerminal.setWindowSize(masterFD, size)
+    }
+
+    /// The screen now, as a terminal shows the output: one string a row, trailing spaces trimmed.
+    public var screenLines: [String] {
+        if emulated < output.count {
+            emulator.feed(output[emulated...])
+            emulated = output.count
+        }
+        return emulator.lines
+    }
+
+    /// Waits until the screen shows `text` on one row.
+    public func waitForScreen(_ text: String, timeout: Duration = .seconds(15)) -> Bool {
+        waitUntil(timeout: timeout) { _ in self.screenLines.contains { $0.contains(text) } }
+    }
 
     /// Reads what is available, waiting up to `milliseconds` for something to arrive.
     /// Returns false once the program has exited and everything was read.

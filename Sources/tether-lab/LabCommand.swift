@@ -12,8 +12,8 @@ struct LabCommand: ParsableCommand {
         discussion: """
             Without options the lab opens on the terminal (standard input and output must be a \
             terminal). Keys: 1-6 or ↑/↓ and Enter present a scenario, r rotates, m switches \
-            bound/leaky for the next sheet, i toggles the inspector, Esc dismisses, ? opens help, \
-            q quits.
+            bound/leaky for the next sheet, i toggles the inspector, Tab gives it the keys (↑/↓ \
+            select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits.
 
             Headless runs drive the same lab on an in-memory screen with lab time on a manual \
             clock. Keys are names separated by spaces: a character (1, r, q, ?), Enter, Esc, Tab, \
@@ -27,9 +27,15 @@ struct LabCommand: ParsableCommand {
             --dump json prints {orientation, stack, mode, counters, leaks} pretty-printed with \
             sorted keys; --dump screen prints the last frame as text.
 
+            --serve PATH serves the lab's ledger on a Unix socket (mode 0600), so that \
+            `tether-lab attach PATH` shows it from another terminal. Headless, the lab keeps \
+            serving its final state after printing it, until its standard input ends or it is \
+            interrupted.
+
             Exit codes: 0 done, 1 soak failed, 2 bad input or not a terminal.
             """,
-        version: LabResources.version)
+        version: LabResources.version,
+        subcommands: [AttachCommand.self])
 
     @Flag(help: "Run without a terminal, on an in-memory screen.")
     var headless = false
@@ -63,13 +69,20 @@ struct LabCommand: ParsableCommand {
     @Flag(help: "Skip the soak's RSS growth check (meaningless under valgrind).")
     var noRSSCheck = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve the lab's ledger on a Unix socket at PATH, for `tether-lab attach PATH`.",
+            valueName: "path"))
+    var serve: String?
+
     func validate() throws {
         if let soak {
             guard soak > 0 else {
                 throw ValidationError("bad --soak count \(soak) (expected a positive number)")
             }
-            guard keys == nil, script == nil, dump == nil else {
-                throw ValidationError("--soak runs by itself; it takes no --keys, --script or --dump")
+            guard keys == nil, script == nil, dump == nil, serve == nil else {
+                throw ValidationError(
+                    "--soak runs by itself; it takes no --keys, --script, --dump or --serve")
             }
         } else if soakModes != nil || noRSSCheck {
             throw ValidationError("--soak-modes and --no-rss-check go with --soak")

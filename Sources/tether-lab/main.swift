@@ -1,4 +1,5 @@
-// tether-lab: parses the command line, then runs the lab on the terminal, headless, or as a soak.
+// tether-lab: parses the command line, then runs the lab on the terminal, headless, or as a soak —
+// serving its ledger with --serve — or attaches to another process (`tether-lab attach PATH`).
 //
 // The top level stays synchronous, on the main thread: an async top level would drain the main
 // queue with dispatch_main, which on Linux hands the main actor to worker threads — and every
@@ -16,25 +17,40 @@ func runOnMainActor(_ body: @escaping @MainActor () async -> Int32) -> Never {
     while true { RunLoop.main.run() }
 }
 
-/// Prints `tether-lab: <problem> (see --help)` on stderr and exits with code 2.
-func fail(_ problem: String) -> Never {
-    Terminal.printError("tether-lab: \(problem) (see --help)")
+/// Prints `<program>: <problem> (see --help)` on stderr and exits with code 2.
+func fail(_ problem: String, program: String = "tether-lab") -> Never {
+    Terminal.printError("\(program): \(problem) (see --help)")
     exit(2)
 }
 
-let command: LabCommand
-do {
-    command = try LabCommand.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    if LabCommand.exitCode(for: error) == .success {
-        print(LabCommand.fullMessage(for: error))
-        exit(0)
+/// Parses `arguments` as `command`; prints the help and exits 0 when asked for it, or prints the
+/// first line of the error and exits 2.
+func parse<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String], program: String)
+    -> Command
+{
+    do {
+        return try Command.parse(arguments)
+    } catch {
+        if Command.exitCode(for: error) == .success {
+            // The help of `attach` as the root prints it: with its place in `tether-lab attach`.
+            print(
+                Command.self == LabCommand.self
+                    ? LabCommand.fullMessage(for: error) : LabCommand.helpMessage(for: Command.self))
+            exit(0)
+        }
+        let message =
+            Command.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+        fail(message.first.map { String($0).lowercased() + message.dropFirst() } ?? message, program: program)
     }
-    let message =
-        LabCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
-    let first = message.first.map { String($0).lowercased() + message.dropFirst() } ?? message
-    fail(first)
 }
+
+// `attach` is LabCommand's subcommand (its help lists it), dispatched here by hand: the lab's own
+// options include a `--dump` of their own, which swift-argument-parser would let take attach's.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == AttachCommand.configuration.commandName {
+    runAttach(parse(AttachCommand.self, Array(arguments.dropFirst()), program: "tether-lab attach"))
+}
+let command = parse(LabCommand.self, arguments, program: "tether-lab")
 
 let scenarios = Scenarios.all
 let environmentVariables = Terminal.environment
@@ -73,10 +89,16 @@ if command.headless {
         fail(error.description)
     }
     let theme = Theme.fromEnvironment(environmentVariables)
+    let serve = command.serve
     runOnMainActor {
         let lab = HeadlessLab(size: size, scenarios: scenarios, theme: theme)
+        let server = serve.map { startServing(lab.environment.ledger, at: $0) }
         await lab.run(steps)
         print(output == .json ? lab.json() : lab.screenText)
+        guard let server else { return 0 }
+        fflush(nil)  // the dump reaches a pipe before the lab waits
+        await waitForEndOfInputOrSignal()
+        server.stop()
         return 0
     }
 }
@@ -86,15 +108,11 @@ if let message = Terminal.requireTTY(program: "tether-lab") {
     exit(2)
 }
 
-var theme = Theme.fromEnvironment(environmentVariables)
-let backend: NcursesBackend
-do {
-    backend = try NcursesBackend(options: .init(colors: !theme.isMonochrome))
-} catch {
-    Terminal.printError("tether-lab: \(error)")
-    exit(1)
-}
-if !backend.isUnicode { theme = theme.ascii }
-let lab = LabApp(
-    backend: backend, environment: LabEnvironment(clock: SystemClock()), scenarios: scenarios, theme: theme)
+let environment = LabEnvironment(clock: SystemClock())
+// Before the terminal is taken: a path that cannot be served is one line on a normal terminal.
+let server = command.serve.map { startServing(environment.ledger, at: $0) }
+let (backend, theme) = openTerminal(program: "tether-lab")
+let lab = LabApp(backend: backend, environment: environment, scenarios: scenarios, theme: theme)
+// However the lab ends — q, a signal — the socket goes with it.
+lab.application.onShutdown = { server?.stop() }
 lab.application.runMain()

@@ -44,7 +44,7 @@ import Testing
     @Test func bundledMapListsEveryGlobalKeyAndTheyWork() async throws {
         let map = KeyMap.bundled
         let globals = map.bindings(in: .global).map(\.key)
-        #expect(globals == ["r", "m", "i", "?", "q"])
+        #expect(globals == ["r", "m", "i", "Tab", "?", "q"])
         for key in globals where key != "q" {
             let lab = HeadlessLab(scenarios: [FakeScenario.make()])
             let handled = lab.lab.application.send(try #require(Key(name: key)))
@@ -57,6 +57,19 @@ import Testing
         #expect(!help.contains("{{keys}}"))
         #expect(help.contains("Rotate the device"))
         #expect(help.contains("Everywhere"))
+    }
+
+    /// The lab's help lists the inspector's and the report's keys; attach's lists its own and
+    /// none of the lab's.
+    @Test func eachHelpListsTheKeysOfItsOwnScreens() {
+        let lab = KeyMap.bundled.helpText
+        #expect(lab.contains("In the inspector (after Tab)") && lab.contains("In a leak's report"))
+        #expect(!lab.contains("Watching a process"))
+        let attach = KeyMap.bundled.attachHelpText
+        #expect(!attach.contains("{{keys}}"))
+        #expect(attach.contains("Watching a process") && attach.contains("In a leak's report"))
+        #expect(!attach.contains("Rotate the device"))
+        #expect(attach.contains("retrying") || attach.contains("tries the same path again"))
     }
 
     @Test func helpDescribesEveryScenarioAndItsOwnKeys() {

@@ -93,12 +93,29 @@ import Testing
             ["--headless", "--keys", "1", "--script", "tour"],
             "tether-lab: give --keys or --script, not both (see --help)"
         ),
+        (
+            ["--soak", "1", "--serve", "/tmp/x.sock"],
+            "tether-lab: --soak runs by itself; it takes no --keys, --script, --dump or --serve (see --help)"
+        ),
+        (
+            ["--headless", "--serve", "/etc/passwd"],
+            "tether-lab: --serve: /etc/passwd exists and is not a socket: not replacing it"
+        ),
+        (["attach", "--bogus", "x"], "tether-lab attach: unknown option '--bogus' (see --help)"),
     ])
     func badInputIsOneLineAndExitCode2(arguments: [String], line: String) throws {
         let r = try LabBinary.run(arguments)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
         #expect(r.stderr == line + "\n")
+    }
+
+    @Test func theHelpListsAttachAndAttachHasItsOwn() throws {
+        let help = try LabBinary.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("attach") && help.stdout.contains("--serve <path>"))
+        let attach = try LabBinary.run(["attach", "--help"])
+        #expect(attach.status == 0)
+        #expect(attach.stdout.contains("tether-lab attach <path> [--dump <json>]"))
     }
 
     @Test func notATerminalNamesHeadless() throws {

@@ -137,6 +137,76 @@ import Darwin
         #expect(pty.waitForExit() == .exited(0))
     }
 
+    /// Serving costs no wake-up, and neither does watching: a lab serving at home and attach
+    /// connected to it sleep on every thread while nothing changes. After a leaky sheet — whose
+    /// leak reaches attach — attach still sleeps on every thread (it never runs on Swift's global
+    /// executor: its connection runs on the main actor); the lab's own thread sleeps, and the
+    /// lab as a whole may wake about once a second for libdispatch's pool monitor (see above:
+    /// the scenarios' tasks and the ledger's verdict timer run on the global queues).
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+    func anIdleServingLabAndItsAttachDoNotWakeUp() throws {
+        let directory = try SocketDirectory()
+        let path = directory("lab.sock")
+        let lab = try LabTerminal.serving(at: path)
+        let attach = try LabTerminal.attach(path)
+        idle([lab, attach], for: .milliseconds(300))
+        var labBefore = try #require(lab.voluntaryContextSwitches)
+        var attachBefore = try #require(attach.voluntaryContextSwitches)
+        idle([lab, attach], for: .milliseconds(1500))
+        var labAfter = try #require(lab.voluntaryContextSwitches)
+        var attachAfter = try #require(attach.voluntaryContextSwitches)
+        #expect(
+            labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
+        #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
+
+        lab.send(.character("m"))
+        lab.send(.character("1"))
+        #expect(lab.waitForScreen("Orientation (leaky)"))
+        lab.send(.escape)
+        #expect(attach.waitForScreen("OrientationViewModel#1 LEAKED"))
+        idle([lab, attach], for: .milliseconds(600))
+        labBefore = try #require(lab.voluntaryContextSwitches)
+        attachBefore = try #require(attach.voluntaryContextSwitches)
+        let mainBefore = try #require(Self.mainThreadSwitches(lab.pid))
+        idle([lab, attach], for: .seconds(2))
+        labAfter = try #require(lab.voluntaryContextSwitches)
+        attachAfter = try #require(attach.voluntaryContextSwitches)
+        let mainAfter = try #require(Self.mainThreadSwitches(lab.pid))
+        #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 2 s")
+        #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+        #expect(labAfter - labBefore <= 3, "\(labAfter - labBefore) wake-ups of the serving lab in 2 s")
+        lab.send(.character("q"))
+        attach.send(.character("q"))
+        #expect(lab.waitForExit() == .exited(0))
+        #expect(attach.waitForExit() == .exited(0))
+    }
+
+    /// The test terminal shows what the lab drew: home on a pseudo-terminal reads, row for row,
+    /// as the headless lab's last frame of the same size.
+    @Test func theTestTerminalShowsWhatTheLabDraws() throws {
+        let pty = try startHome()
+        let headless = try LabBinary.run(["--headless", "--size", "120x40", "--dump", "screen"])
+        let expected = headless.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+        #expect(
+            pty.waitUntil { _ in
+                pty.screenLines == Array(expected.prefix(40))
+                    + Array(repeating: "", count: max(0, 40 - expected.count))
+            })
+        #expect(pty.screenLines.first?.contains("Tether Lab") == true)
+        pty.send(.character("q"))
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    /// Reads each terminal's output for `duration` without sending anything.
+    func idle(_ terminals: [PseudoTerminal], for duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            for pty in terminals { pty.pump(milliseconds: 10) }
+        }
+    }
+
     /// Reads the lab's output for `duration` without sending anything.
     func idle(_ pty: PseudoTerminal, for duration: Duration) {
         let end = ContinuousClock.now + duration

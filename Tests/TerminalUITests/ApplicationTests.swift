@@ -54,6 +54,55 @@ import Tether
         #expect(backend.textLines[1] == "│                  │")
     }
 
+    /// A side panel with the focus takes keys before the top screen, shows its hints in the
+    /// footer, and gives both up to an overlay, which covers it.
+    @Test func aFocusedSidePanelTakesKeysUntilAnOverlayCoversIt() {
+        let (app, _, home, _) = makeApp(width: 30, height: 8)
+        var panelKeys: [Key] = []
+        app.sidePanel = Application.SidePanel(
+            placement: { _ in .trailing(width: 10) }, render: { _, _, _ in },
+            handle: { key, _ in
+                guard key == .enter else { return false }
+                panelKeys.append(key)
+                return true
+            },
+            keyHints: { [KeyHint("↑", "pick")] })
+        app.render()
+        app.send(.enter)
+        #expect(panelKeys.isEmpty, "without the focus, Enter is the screen's")
+        #expect(app.stack.ids == ["home", "sheet"])
+        app.send(.escape)
+
+        app.sidePanelHasFocus = true
+        app.render()
+        #expect(app.sidePanelTakesKeys)
+        #expect(app.textLines.last?.hasPrefix("↑ pick  q quit") == true)
+        app.send(.enter)
+        #expect(panelKeys == [.enter] && app.stack.ids == ["home"], "the panel took Enter")
+        app.send(.character("q"))
+        #expect(app.isFinished, "keys the panel leaves go on to the global keys")
+
+        let (covered, _, _, _) = makeApp(width: 30, height: 8)
+        covered.sidePanel = app.sidePanel
+        covered.sidePanelHasFocus = true
+        covered.stack.present(
+            RecordingScreen("help", recorder: Recorder(), presentation: .overlay(maxWidth: 20)))
+        covered.render()
+        #expect(!covered.sidePanelTakesKeys, "an overlay covers the panel")
+        _ = home
+    }
+
+    @Test func aHiddenSidePanelTakesNoKeys() {
+        let (app, _, _, _) = makeApp(width: 30, height: 8)
+        app.sidePanel = Application.SidePanel(
+            placement: { _ in nil }, render: { _, _, _ in }, handle: { _, _ in true })
+        app.sidePanelHasFocus = true
+        app.render()
+        #expect(!app.sidePanelTakesKeys)
+        app.send(.enter)
+        #expect(app.stack.ids == ["home", "sheet"])
+    }
+
     @Test func onlyTheTopScreenGetsKeys() {
         let (app, _, home, _) = makeApp()
         app.send(.enter)

@@ -14,6 +14,7 @@ import Tether
         Array(InspectorMessage.hello(InspectorHello(pid: 99, process: "fuzz")).encodedLine().dropLast()),
         Array(InspectorMessage.snapshot(WireTests.full).encodedLine().dropLast()),
         Array(InspectorMessage.snapshot(InspectorSnapshot()).encodedLine().dropLast()),
+        Array(InspectorMessage.leak(WireTests.report).encodedLine().dropLast()),
     ]
 
     static let tokens: [String] = [

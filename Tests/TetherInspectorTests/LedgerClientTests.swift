@@ -159,7 +159,7 @@ import Darwin
     @Test func aLaterMessageTypeIsSkipped() async throws {
         let peer = try await FakeServer(
             path: path,
-            sends: Self.hello + Array(#"{"type":"leak","owner":"A#1"}"#.utf8) + [10]
+            sends: Self.hello + Array(#"{"type":"gauge","owner":"A#1"}"#.utf8) + [10]
                 + InspectorMessage.snapshot(InspectorSnapshot(sequence: 5)).encodedLine())
         defer { peer.stop() }
         let client = try await LedgerClient.connect(to: path)
@@ -168,6 +168,21 @@ import Darwin
         client.close()
         #expect(await log.waitForDisconnect() == .closedByClient)
         #expect(log.events.count == 2)
+    }
+
+    /// A leak report arrives as an event between snapshots.
+    @Test func aLeakReportArrivesAsAnEvent() async throws {
+        let peer = try await FakeServer(
+            path: path,
+            sends: Self.hello + InspectorMessage.leak(WireTests.report).encodedLine()
+                + InspectorMessage.snapshot(InspectorSnapshot(sequence: 2)).encodedLine())
+        defer { peer.stop() }
+        let client = try await LedgerClient.connect(to: path)
+        let log = EventLog(client)
+        await log.waitForSnapshot()
+        #expect(log.reports == [WireTests.report])
+        client.close()
+        #expect(await log.waitForDisconnect() == .closedByClient)
     }
 
     /// A partial line at the end is the peer dying mid-line: the connection closed, no error.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Tether
 
@@ -149,6 +150,86 @@ import Darwin
         await log.waitForSnapshot { $0.notes == ["still here"] }
         await waitUntil("the snapshot at the rude client") { rude.snapshots().last?.notes == ["still here"] }
         #expect(try await server.inspect { $0.clientCount } == 2)
+    }
+
+    /// A leak found while a client is connected reaches it as a `leak` message with the whole
+    /// report, and stays in the snapshots that follow.
+    @Test func aLeakIsSentWithItsReportAsItIsFound() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let owner = Ledger.$current.withValue(ledger) { LeakyOwner(subject) }
+        let (_, log) = try await connect()
+        await log.waitForSnapshot { $0.owners.count == 1 }
+        owner.bag.end()
+        subject.send(1)
+        clock.advance(by: ledger.gracePeriod)
+        await waitUntil("the leak message") { log.reports.count == 1 }
+        let report = try #require(log.reports.first)
+        #expect(report.owner.typeName == "LeakyOwner")
+        #expect(report.survivors.map(\.deliveriesAfterEnd) == [1])
+        #expect(report.trace.hasPrefix("LeakyOwner#1 leaked"))
+        let snapshot = await log.waitForSnapshot { !$0.leaks.isEmpty }
+        #expect(snapshot?.leaks.first?.report == report)
+        withExtendedLifetime(owner) {}
+    }
+
+    /// The callback connection: the client first, then each event, all on the queue given.
+    @Test func aClientOnAQueueGetsTheClientThenEachEvent() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let queue = DispatchQueue(label: "LedgerServerTests.client")
+        let log = Mutex<[String]>([])
+        let connected = Mutex<LedgerClient?>(nil)
+        LedgerClient.connect(
+            to: path, queue: queue,
+            events: { event in
+                dispatchPrecondition(condition: .onQueue(queue))
+                switch event {
+                case .snapshot(let snapshot): log.withLock { $0.append("snapshot \(snapshot.notes)") }
+                case .leak: log.withLock { $0.append("leak") }
+                case .disconnected(let reason): log.withLock { $0.append("disconnected \(reason)") }
+                }
+            },
+            completion: { result in
+                dispatchPrecondition(condition: .onQueue(queue))
+                log.withLock { $0.append("connected") }
+                connected.withLock { $0 = try? result.get() }
+            })
+        await waitUntil("the first snapshot") { log.withLock { $0.count } >= 2 }
+        ledger.note("changed")
+        await waitUntil("the next snapshot") { log.withLock { $0.last } == "snapshot [\"changed\"]" }
+        let client = try #require(connected.withLock { $0 })
+        #expect(client.hello.pid == getpid())
+        client.close()
+        await waitUntil("the end") { log.withLock { $0.last?.hasPrefix("disconnected") } == true }
+        #expect(
+            log.withLock { $0 } == [
+                "connected", "snapshot []", "snapshot [\"changed\"]", "disconnected closed",
+            ])
+
+        let failed = Mutex<LedgerClientError?>(nil)
+        LedgerClient.connect(to: directory("none.sock"), queue: queue, events: { _ in }) { result in
+            if case .failure(let error) = result { failed.withLock { $0 = error } }
+        }
+        await waitUntil("the failure") { failed.withLock { $0 } != nil }
+        #expect(failed.withLock { $0 } == .missing(path: directory("none.sock")))
+    }
+
+    /// Events read before the connection's outcome is queued (the hello and the first snapshot
+    /// can come before the connect future's callbacks run) wait for it: the outcome comes first.
+    @Test func aCallbackConnectionQueuesItsOutcomeBeforeAnyEvent() async {
+        let queue = DispatchQueue(label: "LedgerServerTests.delivery")
+        let log = Mutex<[String]>([])
+        let delivery = QueuedDelivery(queue: queue) { event in
+            if case .snapshot(let snapshot) = event {
+                log.withLock { $0.append("snapshot \(snapshot.sequence)") }
+            }
+        }
+        delivery.deliver(.snapshot(InspectorSnapshot(sequence: 1)))
+        delivery.complete { log.withLock { $0.append("completion") } }
+        delivery.deliver(.snapshot(InspectorSnapshot(sequence: 2)))
+        await waitUntil("three deliveries") { log.withLock { $0.count } == 3 }
+        #expect(log.withLock { $0 } == ["completion", "snapshot 1", "snapshot 2"])
     }
 
     /// Costs nothing while no client is connected: the server registers with the ledger when the

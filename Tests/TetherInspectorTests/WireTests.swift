@@ -5,6 +5,20 @@ import Tether
 @testable import TetherInspector
 
 @Suite struct WireTests {
+    /// A report with every field set.
+    static let report = InspectorLeakReport(
+        owner: OwnerID(typeName: "ViewModel", serial: 2),
+        ownerSite: .init(fileID: "App/ViewModel.swift", line: 12),
+        endedAt: .seconds(10), foundAt: .milliseconds(10_300),
+        survivors: [
+            .init(
+                kind: .task, site: .init(fileID: "App/ViewModel.swift", line: 20), deliveries: 7,
+                deliveriesAfterEnd: 2, bound: false),
+            .init(kind: .observer, site: .init(fileID: "App/ViewModel.swift", line: 21), bound: true),
+        ],
+        signature: "ViewModel ← task App/ViewModel.swift:20, observer App/ViewModel.swift:21",
+        trace: "ViewModel#2 leaked: alive 300ms after its end\n╰─ task at ViewModel.swift:20")
+
     /// Every field set, none of them default: a round trip that loses one fails.
     static let full = InspectorSnapshot(
         sequence: 7, time: .milliseconds(12_345),
@@ -34,7 +48,7 @@ import Tether
                 owner: OwnerID(typeName: "ViewModel", serial: 2), kind: .task,
                 site: .init(fileID: "App/ViewModel.swift", line: 20), endedAt: .seconds(10),
                 survivors: [.init(fileID: "App/ViewModel.swift", line: 20)],
-                signature: "ViewModel task ViewModel.swift:20"),
+                signature: "ViewModel ← task App/ViewModel.swift:20", report: report),
             .init(
                 owner: OwnerID(typeName: "Sheet", serial: 1), kind: nil,
                 site: .init(fileID: "App/Sheet.swift", line: 5)),
@@ -56,6 +70,70 @@ import Tether
 
     @Test func aSnapshotSurvivesARoundTrip() throws {
         #expect(try roundTrip(.snapshot(Self.full)) == .snapshot(Self.full))
+    }
+
+    @Test func aLeakReportSurvivesARoundTrip() throws {
+        #expect(try roundTrip(.leak(Self.report)) == .leak(Self.report))
+        #expect(Self.report.headline == "ViewModel#2 leaked: alive 300ms after its end")
+        #expect(Self.report.culprit?.kind == .observer, "the first survivor its lifetime could not end")
+    }
+
+    /// The wire's report says what the ledger's says: every field, and the trace as its text.
+    @Test func aLedgersLeakReportReadsTheSameOnTheWire() throws {
+        let clock = ManualClock()
+        let ledger = Ledger(clock: clock)
+        let subject = PassthroughSubject<Int, Never>()
+        let owner = Ledger.$current.withValue(ledger) { LeakyOwner(subject) }
+        subject.send(1)
+        owner.bag.end()
+        subject.send(2)
+        clock.advance(by: ledger.gracePeriod)
+        let leak = try #require(ledger.snapshot().leaks.first)
+        let wire = InspectorLeakReport(leak.report)
+        #expect(wire.owner == leak.report.owner)
+        #expect(wire.ownerSite == InspectorSnapshot.Site(leak.report.ownerSite))
+        #expect(wire.endedAt == leak.report.endedAt && wire.foundAt == leak.report.foundAt)
+        #expect(wire.survivors.map(\.kind) == [.subscription])
+        #expect(wire.survivors.first?.deliveries == 2 && wire.survivors.first?.deliveriesAfterEnd == 1)
+        #expect(wire.survivors.first?.bound == false)
+        #expect(wire.signature == leak.signature)
+        #expect(wire.trace == leak.report.description)
+        #expect(wire.headline == leak.report.headline)
+        let snapshot = InspectorSnapshot(ledger.snapshot())
+        #expect(snapshot.leaks.first?.report == wire)
+        #expect(try roundTrip(.snapshot(snapshot)) == .snapshot(snapshot))
+        withExtendedLifetime(owner) {}
+    }
+
+    /// A server from before leak reports sends leaks without `report`: read, with no report, and
+    /// grouped by the owner's type and the binding they are named by.
+    @Test func aLeakWithoutAReportIsReadAndGrouped() throws {
+        let line =
+            #"{"type":"snapshot","time":1,"counters":{},"owners":[],"leaks":["#
+            + #"{"owner":"A#1","kind":"task","site":"M/A.swift:3","endedAt":0.5,"survivors":["M/A.swift:3"]},"#
+            + #"{"owner":"A#2","kind":"task","site":"M/A.swift:3","endedAt":0.7,"survivors":["M/A.swift:3"]},"#
+            + #"{"owner":"B#1","kind":"owner","site":"M/B.swift:9","endedAt":0.8,"survivors":[]}]}"#
+        guard case .snapshot(let snapshot)? = try InspectorMessage.decode(line: Array(line.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        #expect(snapshot.leaks.allSatisfy { $0.report == nil && $0.signature == nil })
+        #expect(snapshot.leakGroups.map(\.count) == [2, 1])
+        #expect(snapshot.leakGroups.first?.signature == "A ← task M/A.swift:3")
+        #expect(snapshot.leakGroups.last?.leaks.map(\.owner.description) == ["B#1"])
+    }
+
+    @Test func leaksOfOneSignatureFormOneGroupInTheOrderFound() {
+        func leak(_ type: String, _ serial: Int, _ signature: String) -> InspectorSnapshot.Leak {
+            .init(
+                owner: OwnerID(typeName: type, serial: serial), kind: .task,
+                site: .init(fileID: "M/F.swift", line: 1),
+                signature: signature)
+        }
+        let snapshot = InspectorSnapshot(leaks: [leak("A", 1, "a"), leak("B", 1, "b"), leak("A", 2, "a")])
+        #expect(snapshot.leakGroups.map(\.signature) == ["a", "b"])
+        #expect(snapshot.leakGroups.map(\.count) == [2, 1])
+        #expect(InspectorSnapshot().leakGroups.isEmpty)
     }
 
     @Test func aHelloSurvivesARoundTrip() throws {
@@ -114,7 +192,7 @@ import Tether
         let leaks = try #require(object["leaks"] as? [[String: Any]])
         #expect(leaks[0]["owner"] as? String == "ViewModel#2")
         #expect(leaks[0]["kind"] as? String == "task")
-        #expect(leaks[0]["signature"] as? String == "ViewModel task ViewModel.swift:20")
+        #expect(leaks[0]["signature"] as? String == "ViewModel ← task App/ViewModel.swift:20")
         #expect(leaks[1]["kind"] as? String == "owner")
         #expect(Self.full.owners[0].site.description == "ViewModel.swift:12")
     }
@@ -166,7 +244,7 @@ import Tether
     }
 
     @Test func aMessageOfAnUnknownTypeIsSkipped() throws {
-        #expect(try InspectorMessage.decode(line: Array(#"{"type":"leak","owner":"A#1"}"#.utf8)) == nil)
+        #expect(try InspectorMessage.decode(line: Array(#"{"type":"gauge","owner":"A#1"}"#.utf8)) == nil)
     }
 
     @Test func anEventOfAnUnknownKindIsSkipped() throws {
@@ -264,8 +342,8 @@ import Tether
         #expect(Duration.milliseconds(-1_500).wireSeconds == -1.5)
     }
 
-    /// The protocol article's example lines are lines of this protocol: a hello, a snapshot, and
-    /// a planned message that a reader of this version skips.
+    /// The protocol article's example lines are lines of this protocol: a hello, a snapshot and a
+    /// leak.
     @Test func theArticlesExamplesDecode() throws {
         let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/TetherInspector/TetherInspector.docc/InspectorProtocol.md")
@@ -283,6 +361,11 @@ import Tether
         }
         #expect(hello.version == 1)
         #expect(snapshot.leaks.first?.kindName == "task" && snapshot.owners.first?.state == .leaked)
-        #expect(messages.last == .some(nil), "the planned leak message is skipped")
+        guard case .leak(let report)? = messages.last else {
+            Issue.record("the last example is not a leak: \(messages)")
+            return
+        }
+        #expect(report.survivors.first?.deliveriesAfterEnd == 2)
+        #expect(snapshot.leaks.first?.report == report, "the snapshot's leak carries the same report")
     }
 }

@@ -9,7 +9,12 @@ import TerminalUI
 public struct KeyMap: Sendable, Equatable {
     /// Where a key works.
     public enum Context: String, Sendable, CaseIterable {
-        case global, home, sheet, help
+        case global, home, sheet, inspector, filter, report, help, attach
+
+        /// What the lab's help lists.
+        public static let lab: [Context] = [.global, .home, .sheet, .inspector, .filter, .report, .help]
+        /// What attach's help lists.
+        public static let attachContexts: [Context] = [.attach, .filter, .report]
     }
 
     /// One line of the key map.
@@ -73,11 +78,11 @@ public struct KeyMap: Sendable, Equatable {
         bindings(in: context).map { KeyHint($0.key, $0.hint) }
     }
 
-    /// The help's key table: one aligned line per binding, grouped by context.
-    public var table: String {
+    /// The help's key table for `contexts`: one aligned line per binding, grouped by context.
+    public func table(for contexts: [Context] = Context.lab) -> String {
         let width = bindings.map(\.key.count).max() ?? 0
         var lines: [String] = []
-        for context in Context.allCases {
+        for context in contexts {
             let group = bindings(in: context)
             guard !group.isEmpty else { continue }
             lines.append("  \(context.title)")
@@ -89,9 +94,18 @@ public struct KeyMap: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
+    /// The help's key table for the lab.
+    public var table: String { table(for: Context.lab) }
+
     /// The help text with the key table in place of `{{keys}}`.
     public var helpText: String {
         LabResources.helpTemplate.replacingOccurrences(of: "{{keys}}", with: table)
+    }
+
+    /// Attach's help text with its key table in place of `{{keys}}`.
+    public var attachHelpText: String {
+        LabResources.attachHelpTemplate.replacingOccurrences(
+            of: "{{keys}}", with: table(for: Context.attachContexts))
     }
 }
 
@@ -101,7 +115,11 @@ extension KeyMap.Context {
         case .global: "Everywhere"
         case .home: "Home"
         case .sheet: "On a sheet"
+        case .inspector: "In the inspector (after Tab)"
+        case .filter: "Typing a filter (after /)"
+        case .report: "In a leak's report"
         case .help: "In this help"
+        case .attach: "Watching a process"
         }
     }
 }

@@ -1,5 +1,6 @@
 import TerminalUI
 import Tether
+import TetherInspector
 
 /// Tether Lab: the home screen, the scenarios presented over it as sheets, the global keys, and
 /// the frame's parts — the header with the device, the inspector beside the stack, the footer's
@@ -7,9 +8,11 @@ import Tether
 ///
 /// The same object runs interactively (on an `NcursesBackend`, `application.run()`) and
 /// headless (on a `TestBackend`, driven by ``HeadlessLab``). Global keys: `r` rotates, `m`
-/// switches bound/leaky for the next sheet, `i` shows or hides the inspector, `?` opens help,
-/// `Esc` dismisses the top sheet, `q` quits. Every binding a scenario makes is recorded in
-/// ``environment``'s ledger, and each step is noted in its event log.
+/// switches bound/leaky for the next sheet, `i` shows or hides the inspector, `Tab` gives it the
+/// keys (to select a leak and open its report), `?` opens help, `Esc` dismisses the top sheet,
+/// `q` quits. Every binding a scenario makes is recorded in ``environment``'s ledger, and each
+/// step is noted in its event log. The inspector is the one `tether-lab attach` shows, fed with
+/// this ledger's snapshots as the wire model (`InspectorSnapshot`).
 ///
 /// ```swift
 /// let lab = LabApp(backend: TestBackend(width: 120, height: 40),
@@ -94,10 +97,38 @@ public final class LabApp {
         application.setNeedsDisplay()
     }
 
-    /// Shows or hides the inspector panel.
+    /// Shows or hides the inspector panel; hiding it gives the keys back to the screens.
     public func toggleInspector() {
         showsInspector.toggle()
+        if !showsInspector { application.sidePanelHasFocus = false }
         application.setNeedsDisplay()
+    }
+
+    /// Gives the inspector the keys (showing it if hidden), with its first row selected.
+    public func focusInspector() {
+        showsInspector = true
+        application.sidePanelHasFocus = true
+        inspector.selectFirstIfNone()
+        application.setNeedsDisplay()
+    }
+
+    /// Whether the inspector has the keys.
+    public var inspectorHasFocus: Bool { application.sidePanelHasFocus }
+
+    /// A key for the inspector while it has the focus: what it asks for is done here.
+    private func handleInspectorKey(_ key: Key, context: ScreenContext) -> Bool {
+        switch inspector.handle(key) {
+        case .ignored:
+            return false
+        case .handled:
+            break
+        case .openReport(let group):
+            context.present(LeakReportScreen(group: group, ledger: environment.ledger))
+        case .giveBackFocus:
+            application.sidePanelHasFocus = false
+        }
+        application.setNeedsDisplay()
+        return true
     }
 
     /// Opens the help overlay over the stack (or closes it when it is on top).
@@ -139,6 +170,7 @@ public final class LabApp {
             .character("r"): { [unowned self] _ in rotate() },
             .character("m"): { [unowned self] _ in toggleMode() },
             .character("i"): { [unowned self] _ in toggleInspector() },
+            .tab: { [unowned self] _ in focusInspector() },
             .character("?"): { [unowned self] _ in toggleHelp() },
             .escape: { [unowned self] _ in dismissTop() },
             .character("q"): { $0.quit() },
@@ -173,8 +205,17 @@ public final class LabApp {
             },
             render: { [weak self] buffer, area, theme in
                 guard let self else { return }
+                inspector.update(InspectorSnapshot(environment.ledger.snapshot()))
+                let focused = application.sidePanelTakesKeys
                 inspector.render(
-                    environment.ledger.snapshot(), into: &buffer, area: area, style: LabStyle(theme: theme))
+                    into: &buffer, area: area, style: LabStyle(theme: theme),
+                    title: focused ? " Inspector · keys here (Tab gives them back) " : " Inspector ",
+                    focused: focused)
+            },
+            handle: { [weak self] key, context in self?.handleInspectorKey(key, context: context) ?? false },
+            keyHints: { [weak self] in
+                guard let self else { return [] }
+                return keyMap.hints(for: inspector.isEditingFilter ? .filter : .inspector)
             })
         application.footerHints = { [weak self] screen in
             guard let self else { return screen.keyHints }
@@ -182,6 +223,7 @@ public final class LabApp {
                 switch screen {
                 case is HomeScreen: .home
                 case is HelpScreen: .help
+                case is LeakReportScreen: .report
                 default: .sheet
                 }
             return screen.keyHints + keyMap.hints(for: context)

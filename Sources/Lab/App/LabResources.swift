@@ -8,6 +8,11 @@ public enum LabResources {
     /// The help text, with `{{keys}}` where the key table goes.
     public static var helpTemplate: String { String(decoding: PackageResources.help_txt, as: UTF8.self) }
 
+    /// Attach's help text, with `{{keys}}` where the key table goes.
+    public static var attachHelpTemplate: String {
+        String(decoding: PackageResources.attach_help_txt, as: UTF8.self)
+    }
+
     /// The key map (`Resources/keymap.txt`).
     public static var keyMapText: String { String(decoding: PackageResources.keymap_txt, as: UTF8.self) }
 

@@ -11,10 +11,7 @@ final class HelpScreen: Screen {
     let id = "help"
     let title = "Help"
     let text: String
-    private var scroll = 0
-    /// The page and the wrapped text's length at the last frame, for PageDown and End.
-    private var lastPage = 10
-    private var total = 0
+    private var scroll = ParagraphScroll()
 
     init(text: String, ledger: Ledger) {
         self.text = text
@@ -29,22 +26,15 @@ final class HelpScreen: Screen {
             context.dismiss()
             return true
         }
-        guard let step = key == .character(" ") ? lastPage : key.navigationStep(page: lastPage, limit: total)
-        else { return false }
-        scroll = max(0, scroll + step)
-        return true
+        return scroll.handle(key)
     }
+
+    func handle(mouse: MouseEvent, context: ScreenContext) -> Bool { scroll.handle(mouse) }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let inner = Block(title: " Help — ? or Esc closes ", theme: theme).render(
             into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
-        let paragraph = Paragraph(text, style: theme.text)
-        total = paragraph.lines.reduce(0) { $0 + Paragraph.wrap($1, width: inner.width).count }
-        lastPage = max(1, inner.height - 1)
-        scroll = min(scroll, max(0, total - inner.height))
-        var shown = paragraph
-        shown.scroll = scroll
-        shown.render(into: &buffer, area: inner)
+        scroll.render(Paragraph(text, style: theme.text), into: &buffer, area: inner)
     }
 }

@@ -1,151 +1,168 @@
 import TerminalUI
 import Tether
+import TetherInspector
 
-/// The inspector: the ledger's counters with their change since the last frame, the ledger as
-/// a tree (owner → entries with kind, call site, age and values delivered), and the event log.
+/// The inspector: the counters with their change and a sparkline of their last minute, the leaks
+/// grouped by signature with a count, the owner tree (owner → entries with kind, call site, values
+/// delivered and age), and the event log.
 ///
-/// A component: it renders from a plain value, one `LedgerSnapshot` per frame, wherever the
-/// snapshot comes from, and keeps its own state — the counters of the frames it drew, for the
-/// deltas. A frame whose counters did not change (a redraw for something else) keeps showing
-/// the last change, so a delta does not vanish 16 ms after it appears. Leaks and zombies stand
-/// out (`LabStyle.alarm`). Main-actor isolated; lives as long as the lab.
+/// One component, two sources: the lab feeds it its own ledger's snapshots, `tether-lab attach`
+/// the snapshots a ``LedgerServer`` sends; both as an `InspectorSnapshot`, through ``update(_:)``,
+/// and both render and take keys through the same code. It keeps what a view keeps between
+/// frames: the counters before the last change (a delta stays in sight until the next change,
+/// not for one frame), their history, the selection, the collapsed owners and the filter.
+///
+/// Keys, while it has the focus: ↑/↓ (PageUp, PageDown, Home, End) move the selection over the
+/// leak groups and the tree; Enter opens the selected group's report (``Outcome/openReport(_:)``)
+/// or expands or collapses an owner; → expands, ← collapses (or goes to an entry's owner); `/`
+/// edits the filter (by type or file name; Enter keeps it, Esc clears it); Esc clears the filter,
+/// then gives the keys back, as Tab does (``Outcome/giveBackFocus``).
+/// Main-actor isolated; lives as long as its lab or attach.
 @MainActor
 final class Inspector {
-    /// The counters the last frame showed.
-    private(set) var previous: LabDump.Counters?
-    /// The counters before the last change, for the deltas.
-    private var beforeChange: LabDump.Counters?
+    /// What a key did, and what it asks of the inspector's host.
+    enum Outcome: Equatable {
+        /// The inspector has no use for the key.
+        case ignored
+        /// The inspector changed; nothing for the host to do but draw.
+        case handled
+        /// Present this group's report.
+        case openReport(InspectorSnapshot.LeakGroup)
+        /// Give the keys back to the screens (the lab; attach has nowhere to give them).
+        case giveBackFocus
+    }
 
-    /// Moves to this frame's counters and returns the ones the deltas are taken against.
-    private func advance(to counters: LabDump.Counters) -> LabDump.Counters {
+    /// The last snapshot.
+    private(set) var snapshot = InspectorSnapshot()
+    private(set) var content = InspectorContent(InspectorSnapshot())
+    private(set) var history = CounterHistory()
+    /// The counters of the last snapshot, and those before its last change (for the deltas).
+    private(set) var previous: LabDump.Counters?
+    private var beforeChange: LabDump.Counters?
+    /// The selected row; nil until the first move.
+    private(set) var selection: InspectorContent.Item?
+    /// The owners whose entries are hidden.
+    private(set) var collapsed: Set<OwnerID> = []
+    /// Narrows the lists to what names it, by type or file name; empty shows all.
+    private(set) var filter = ""
+    /// Whether keys type into the filter.
+    private(set) var isEditingFilter = false
+    /// The lists' scroll positions between frames.
+    var leakList = ListState()
+    var treeList = ListState()
+    /// What the first counter is called: `view models` in the lab, `owners` in attach.
+    let ownersLabel: String
+
+    init(ownersLabel: String = "view models") {
+        self.ownersLabel = ownersLabel
+    }
+
+    // MARK: Feeding
+
+    /// Shows `snapshot` from now on; records its counters for the deltas and the sparklines.
+    func update(_ snapshot: InspectorSnapshot) {
+        self.snapshot = snapshot
+        let counters = LabDump.Counters(snapshot.counters)
         if let previous, previous != counters { beforeChange = previous }
         previous = counters
-        return beforeChange ?? counters
+        history.record(counters, at: snapshot.time)
+        refresh()
     }
 
-    func render(_ snapshot: LedgerSnapshot, into buffer: inout Buffer, area: Rect, style: LabStyle) {
-        let theme = style.theme
-        let counters = LabDump.Counters(snapshot.counters)
-        let before = advance(to: counters)
-        let inner = Block(title: " Inspector ", theme: theme).render(into: &buffer, area: area, padding: 1)
-        guard !inner.isEmpty else { return }
-        let rows = inner.rows([.fixed(3), .fixed(1), .fill(3), .fixed(1), .fill(2)])
-        paintCounters(counters, before: before, into: &buffer, area: rows[0], style: style)
-        buffer.setString("Ledger", x: rows[1].x, y: rows[1].y, maxWidth: rows[1].width, style: theme.title)
-        LogView(Inspector.tree(snapshot, style: style), style: theme.text).renderHead(
-            into: &buffer, area: rows[2])
-        buffer.setString("Events", x: rows[3].x, y: rows[3].y, maxWidth: rows[3].width, style: theme.title)
-        LogView(
-            Inspector.events(snapshot.events.suffix(rows[4].height), style: style), style: theme.text
-        )
-        .render(into: &buffer, area: rows[4])
+    /// Forgets the history and the deltas: the next snapshot comes from another process.
+    func forgetHistory() {
+        history = CounterHistory()
+        previous = nil
+        beforeChange = nil
     }
 
-    private func paintCounters(
-        _ now: LabDump.Counters, before: LabDump.Counters, into buffer: inout Buffer, area: Rect,
-        style: LabStyle
-    ) {
-        let items: [(String, Int, Int, Bool)] = [
-            ("view models", now.viewModels, before.viewModels, false),
-            ("subscriptions", now.subscriptions, before.subscriptions, false),
-            ("tasks", now.tasks, before.tasks, false),
-            ("observers", now.observers, before.observers, false),
-            ("leaks", now.leaks, before.leaks, true),
-            ("zombies", now.zombies, before.zombies, true),
-        ]
-        let columns = area.columns([.fill(), .fill()], spacing: 2)
-        for (i, item) in items.enumerated() {
-            let (label, value, old, alarming) = item
-            let cell = columns[i / 3].row(i % 3)
-            guard !cell.isEmpty else { continue }
-            var spans = [TextSpan(label.padded(toWidth: 13) + " ", style: style.theme.text)]
-            let valueStyle = alarming && value > 0 ? style.alarm : Style.bold
-            spans.append(TextSpan(String(value).leftPadded(toWidth: 4), style: valueStyle))
-            let delta = value - old
-            if delta != 0 {
-                spans.append(
-                    TextSpan(
-                        " " + (delta > 0 ? "+\(delta)" : "\(delta)"),
-                        style: delta > 0 ? style.theme.accent : style.calm))
+    /// The counters the deltas are taken against.
+    var countersBeforeChange: LabDump.Counters? { beforeChange ?? previous }
+
+    private func refresh() {
+        let index = selection.flatMap { content.items.firstIndex(of: $0) }
+        content = InspectorContent(snapshot, filter: filter, collapsed: collapsed)
+        guard let selection, !content.items.contains(selection) else { return }
+        // The selected row went: stay at its place in the list (nowhere, when the list is empty).
+        let items = content.items
+        self.selection = items.isEmpty ? nil : index.map { items[min($0, items.count - 1)] } ?? items.first
+    }
+
+    // MARK: Keys
+
+    /// Handles `key` while the inspector has the focus.
+    func handle(_ key: Key) -> Outcome {
+        if isEditingFilter { return editFilter(key) ? .handled : .ignored }
+        if let step = key.navigationStep(page: 10, limit: content.items.count) {
+            move(by: step)
+            return .handled
+        }
+        switch key {
+        case .enter:
+            if let group = content.group(selection) { return .openReport(group) }
+            if case .owner(let id)? = selection { setCollapsed(id, !collapsed.contains(id)) }
+        case .right, .character("l"):
+            if case .owner(let id)? = selection { setCollapsed(id, false) }
+        case .left, .character("h"):
+            switch selection {
+            case .owner(let id)?: setCollapsed(id, true)
+            case .entry(let owner?, _)?: selection = .owner(owner)
+            default: break
             }
-            buffer.setLine(Line(spans), x: cell.x, y: cell.y, maxWidth: cell.width)
+        case .character("/"):
+            isEditingFilter = true
+        case .escape:
+            guard filter.isEmpty else {
+                setFilter("")
+                return .handled
+            }
+            return .giveBackFocus
+        case .tab, .backTab:
+            return .giveBackFocus
+        default:
+            return .ignored
         }
+        return .handled
     }
 
-    /// The ledger as lines: each owner, then its entries indented under it; unowned entries last.
-    static func tree(_ snapshot: LedgerSnapshot, style: LabStyle) -> [Line] {
-        let theme = style.theme
-        var lines: [Line] = []
-        for owner in snapshot.owners {
-            let (state, stateStyle): (String, Style) =
-                switch owner.state {
-                case .alive: ("alive", style.calm)
-                case .ended: ("ended", theme.dimmed)
-                case .leaked: ("LEAKED", style.alarm)
-                }
-            lines.append(
-                Line([
-                    TextSpan(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
-                    TextSpan(" "), TextSpan(state, style: stateStyle),
-                    TextSpan(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
-                ]))
-            for entry in owner.entries { lines.append(entryLine(entry, style: style)) }
-        }
-        if !snapshot.unowned.isEmpty {
-            lines.append(Line("(no owner)", style: theme.dimmed))
-            for entry in snapshot.unowned { lines.append(entryLine(entry, style: style)) }
-        }
-        if lines.isEmpty { lines.append(Line("nothing bound", style: theme.dimmed)) }
-        return lines
+    /// Moves the selection by `step` rows (the first move selects the first row).
+    func move(by step: Int) {
+        let items = content.items
+        guard !items.isEmpty else { return }
+        // With nothing selected, a step down starts above the first row, a step up below the last.
+        let index = selection.flatMap { items.firstIndex(of: $0) } ?? (step < 0 ? items.count : -1)
+        self.selection = items[min(max(0, index + step), items.count - 1)]
     }
 
-    private static func entryLine(_ entry: LedgerSnapshot.Entry, style: LabStyle) -> Line {
-        var spans = [
-            TextSpan("  \(entry.kind.rawValue) "),
-            TextSpan("\(entry.site)", style: .bold),
-            TextSpan(" \(entry.deliveries)× \(format(entry.age))", style: style.theme.dimmed),
-        ]
-        if entry.state == .paused { spans.append(TextSpan(" paused", style: style.theme.dimmed)) }
-        if !entry.bound { spans.append(TextSpan(" unbound", style: style.theme.warning)) }
-        return Line(spans)
+    /// Selects the first row if nothing is selected: the first leak, when there is one.
+    func selectFirstIfNone() {
+        if selection == nil { selection = content.items.first }
     }
 
-    /// The event log as lines, oldest first: time, then what happened.
-    static func events(_ events: some Sequence<LedgerEvent>, style: LabStyle) -> [Line] {
-        events.map { event in
-            let text = event.kind == .note ? (event.message ?? "") : event.summary
-            let alarming = event.kind == .leak || event.kind == .zombie
-            return Line([
-                TextSpan(format(event.time).leftPadded(toWidth: 7) + " ", style: style.theme.dimmed),
-                TextSpan(
-                    text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
-            ])
+    private func editFilter(_ key: Key) -> Bool {
+        switch key {
+        case .enter:
+            isEditingFilter = false
+        case .escape:
+            isEditingFilter = false
+            setFilter("")
+        case .backspace, .delete:
+            setFilter(String(filter.dropLast()))
+        case .character(let c):
+            setFilter(filter + String(c))
+        default:
+            return false
         }
+        return true
     }
 
-    /// `850ms`, `1.25s`, `2m05s`.
-    static func format(_ d: Duration) -> String {
-        let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
-        if ms < 1000 { return "\(ms)ms" }
-        if ms < 60_000 {
-            let hundredths = (ms % 1000) / 10
-            return "\(ms / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
-        }
-        let s = ms / 1000
-        return "\(s / 60)m\(s % 60 < 10 ? "0" : "")\(s % 60)s"
+    private func setFilter(_ text: String) {
+        filter = text
+        refresh()
     }
-}
 
-extension LogView {
-    /// Renders the first lines that fit (a tree reads from the top), with `…` when some are cut.
-    fileprivate func renderHead(into buffer: inout Buffer, area: Rect) {
-        guard !area.isEmpty else { return }
-        if lines.count <= area.height {
-            LogView(lines, style: style).render(into: &buffer, area: area)
-            return
-        }
-        var shown = Array(lines.prefix(area.height - 1))
-        shown.append(Line("… \(lines.count - shown.count) more", style: .dim))
-        LogView(shown, style: style).render(into: &buffer, area: area)
+    private func setCollapsed(_ owner: OwnerID, _ isCollapsed: Bool) {
+        if isCollapsed { collapsed.insert(owner) } else { collapsed.remove(owner) }
+        refresh()
     }
 }

@@ -36,6 +36,16 @@ public final class Application {
     /// The footer's hints for the top screen, before the global keys' hints. The default is
     /// the screen's own `keyHints`.
     public var footerHints: @MainActor (any Screen) -> [KeyHint] = { $0.keyHints }
+    /// Whether the side panel has the focus: it then takes keys before the top screen (see
+    /// `SidePanel`). Set it to move the focus; it stays set while the panel is hidden, but the
+    /// panel takes keys only while it is shown.
+    public var sidePanelHasFocus = false
+    /// Called once when an interactive run ends, after the terminal is restored and before the
+    /// process exits or re-raises the signal that ended it: where a program removes what it
+    /// made (a served socket) however it ends.
+    public var onShutdown: (@MainActor () -> Void)?
+    /// Whether the last frame showed the side panel.
+    var isSidePanelShown = false
 
     private struct GlobalKey {
         var hint: KeyHint?
@@ -109,7 +119,9 @@ public final class Application {
         var handled = false
         switch event {
         case .key(let key):
-            if top.handle(key, context: context) {
+            if sidePanelTakesKeys, let panel = sidePanel?.handle, panel(key, context) {
+                handled = true
+            } else if top.handle(key, context: context) {
                 handled = true
             } else if let g = globalKeys[key] {
                 g.action(context)
@@ -128,6 +140,16 @@ public final class Application {
         }
         setNeedsDisplay()
         return handled
+    }
+
+    /// Whether keys go to the side panel first: it has the focus, the last frame showed it, and no
+    /// overlay covers it.
+    public var sidePanelTakesKeys: Bool {
+        guard sidePanelHasFocus, isSidePanelShown, sidePanel?.handle != nil, let top = stack.top else {
+            return false
+        }
+        if case .overlay = top.presentation { return false }
+        return true
     }
 
     // MARK: Drawing
@@ -236,6 +258,9 @@ public final class Application {
         loop = nil
         stack.tearDownAll()
         terminal.shutdown()
+        let shutdown = onShutdown
+        onShutdown = nil
+        shutdown?()
         if let s = exitSignal { terminal.reraise(s) }
         return code
     }

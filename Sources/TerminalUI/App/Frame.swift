@@ -20,7 +20,10 @@ extension Application {
     /// A panel beside the screens, or below them where the frame is narrow, drawn before them.
     ///
     /// `placement` decides each frame where the panel goes in the body (the area between header
-    /// and footer), or returns nil to hide it; `render` paints it there. Both run on the main actor.
+    /// and footer), or returns nil to hide it; `render` paints it there. A panel that handles keys
+    /// takes them while it has the focus (`Application.sidePanelHasFocus`), before the top screen,
+    /// unless an overlay — which covers the panel — is on top; the footer then shows its
+    /// `keyHints`. All run on the main actor.
     public struct SidePanel {
         public enum Placement: Hashable, Sendable {
             /// On the right, `width` columns wide.
@@ -31,13 +34,22 @@ extension Application {
 
         public var placement: @MainActor (_ body: Rect) -> Placement?
         public var render: @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+        /// Handles a key while the panel has the focus; returns true when it did. Keys it leaves
+        /// go to the top screen, then to the global keys.
+        public var handle: (@MainActor (_ key: Key, _ context: ScreenContext) -> Bool)?
+        /// The footer's hints while the panel has the focus, before the global keys' hints.
+        public var keyHints: @MainActor () -> [KeyHint]
 
         public init(
             placement: @escaping @MainActor (_ body: Rect) -> Placement?,
-            render: @escaping @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void
+            render: @escaping @MainActor (_ buffer: inout Buffer, _ area: Rect, _ theme: Theme) -> Void,
+            handle: (@MainActor (_ key: Key, _ context: ScreenContext) -> Bool)? = nil,
+            keyHints: @escaping @MainActor () -> [KeyHint] = { [] }
         ) {
             self.placement = placement
             self.render = render
+            self.handle = handle
+            self.keyHints = keyHints
         }
     }
 
@@ -56,14 +68,14 @@ extension Application {
             header.render(&buffer, parts[0], theme)
             body = parts[1]
         }
+        var footer: Rect?
         if body.height > 1 {
             let parts = body.rows([.fill(), .fixed(1)])
             body = parts[0]
-            let hints = Application.fit(
-                screen: stack.top.map(footerHints) ?? [], global: globalHints, width: parts[1].width)
-            KeyHintBar(hints, theme: theme).render(into: &buffer, area: parts[1])
+            footer = parts[1]
         }
         var screensArea = body
+        isSidePanelShown = false
         if let sidePanel, let placement = sidePanel.placement(body) {
             let parts: [Rect]
             switch placement {
@@ -71,7 +83,14 @@ extension Application {
             case .bottom(let height): parts = body.rows([.fill(), .fixed(height)])
             }
             screensArea = parts[0]
+            isSidePanelShown = !parts[1].isEmpty
             sidePanel.render(&buffer, parts[1], theme)
+        }
+        if let footer {
+            let screenHints =
+                sidePanelTakesKeys ? sidePanel?.keyHints() ?? [] : stack.top.map(footerHints) ?? []
+            let hints = Application.fit(screen: screenHints, global: globalHints, width: footer.width)
+            KeyHintBar(hints, theme: theme).render(into: &buffer, area: footer)
         }
         let screens = stack.screens
         let base = screens.lastIndex(where: { $0.presentation == .fullScreen }) ?? 0

@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// Reads a connection's lines: the first must be a hello of this protocol version, which
-/// fulfills the `hello` promise; each later snapshot becomes an event. Any error ends the
-/// connection with one `.disconnected` event, and ends the stream.
+/// fulfills the `hello` promise; each later snapshot or leak report becomes an event. Any error
+/// ends the connection with one `.disconnected` event, and ends the sink.
 ///
 /// Confined to the connection's event loop, like every channel handler; it calls out only to
-/// the promise and to the stream's continuation, both safe from any thread.
+/// the promise and to its sink, both safe from any thread.
 final class InspectorReader: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -23,19 +23,18 @@ final class InspectorReader: ChannelInboundHandler {
 
     private let path: String
     private let hello: EventLoopPromise<InspectorHello>
-    private let continuation: AsyncStream<LedgerClient.Event>.Continuation
+    private let sink: EventSink
     private let helloTimeout: TimeAmount
     private var phase = Phase.awaitingHello
     private var timeout: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
     init(
-        path: String, hello: EventLoopPromise<InspectorHello>,
-        continuation: AsyncStream<LedgerClient.Event>.Continuation, helloTimeout: TimeAmount
+        path: String, hello: EventLoopPromise<InspectorHello>, sink: EventSink, helloTimeout: TimeAmount
     ) {
         self.path = path
         self.hello = hello
-        self.continuation = continuation
+        self.sink = sink
         self.helloTimeout = helloTimeout
     }
 
@@ -50,6 +49,9 @@ final class InspectorReader: ChannelInboundHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        // A connection refused is removed without ever being active: its timer must not outlive it.
+        timeout?.cancel()
+        timeout = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -69,11 +71,19 @@ final class InspectorReader: ChannelInboundHandler {
             phase = .streaming
             timeout?.cancel()
             timeout = nil
+            // A cancelled task leaves the loop's timer (a timerfd on Linux) armed for its deadline,
+            // to wake the loop once then for nothing; a task due sooner re-arms it for now instead,
+            // so an idle client's loop sleeps from here on.
+            context.eventLoop.scheduleTask(in: .milliseconds(1)) {}
             hello.succeed(greeting)
         case (.awaitingHello, .snapshot?):
             finish(.failed(.malformedLine("a snapshot before the hello")))
+        case (.awaitingHello, .leak?):
+            finish(.failed(.malformedLine("a leak before the hello")))
         case (.streaming, .snapshot(let snapshot)?):
-            continuation.yield(.snapshot(snapshot))
+            sink.deliver(.snapshot(snapshot))
+        case (.streaming, .leak(let report)?):
+            sink.deliver(.leak(report))
         case (.streaming, .hello?):
             finish(.failed(.malformedLine("a second hello")))
         case (.finished, _):
@@ -127,8 +137,16 @@ final class InspectorReader: ChannelInboundHandler {
                 hello.fail(LedgerClientError.noHello(path: path))
             }
         } else {
-            continuation.yield(.disconnected(reason))
-            continuation.finish()
+            sink.deliver(.disconnected(reason))
+            sink.end()
         }
     }
+}
+
+/// Where a connection's events go: into the `events` stream of a client made with `connect`, or
+/// onto the queue of one made with `connect(to:queue:events:completion:)`. Both closures are
+/// called on the connection's event loop; `end` once, after the last event.
+struct EventSink: Sendable {
+    let deliver: @Sendable (LedgerClient.Event) -> Void
+    let end: @Sendable () -> Void
 }

@@ -1,5 +1,7 @@
+import Dispatch
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,15 +18,23 @@ import Darwin
 /// for await event in client.events {
 ///     switch event {
 ///     case .snapshot(let snapshot): render(snapshot)
+///     case .leak(let report): print(report.trace)
 ///     case .disconnected(let reason): showBanner(reason.description)
 ///     }
 /// }
 /// ```
 ///
-/// The stream keeps the newest snapshots a consumer has not taken yet and drops older ones (each
-/// snapshot is the whole picture), so a busy UI never falls behind; ``Event/disconnected(_:)`` is
-/// always the last event. Nothing here blocks the calling thread: reading and decoding run on an
-/// event loop of NIO's shared group, and events arrive as values — iterate them on the main actor.
+/// The stream keeps the newest events a consumer has not taken yet and drops older ones (each
+/// snapshot is the whole picture, and carries every current leak), so a busy UI never falls
+/// behind; ``Event/disconnected(_:)`` is always the last event. Nothing here blocks the calling
+/// thread: reading and decoding run on an event loop of NIO's shared group, and events arrive as
+/// values — iterate them on the main actor.
+///
+/// A program whose idle must cost nothing on Linux connects with
+/// ``connect(to:maximumLineLength:helloTimeout:queue:events:completion:)`` instead, and gets the
+/// events on a Dispatch queue: there, resuming any `await` from another thread goes through Swift's
+/// global executor, whose first use starts Dispatch's worker pool — and the pool's monitor then
+/// wakes the process every second, for as long as it runs.
 ///
 /// Lifetime: the connection lasts until the server closes it, ``close()`` is called, or the
 /// stream's iteration ends (its task is cancelled, or the stream is released). To reconnect,
@@ -34,6 +44,8 @@ public final class LedgerClient: Sendable {
     public enum Event: Sendable, Equatable {
         /// The serving ledger, whole, as it is now.
         case snapshot(InspectorSnapshot)
+        /// A leak the serving ledger has just found (it is in the next snapshots' leaks too).
+        case leak(InspectorLeakReport)
         /// The connection ended; the last event.
         case disconnected(DisconnectReason)
     }
@@ -90,45 +102,105 @@ public final class LedgerClient: Sendable {
         to path: String, maximumLineLength: Int = defaultMaximumLineLength,
         helloTimeout: Duration = .seconds(5)
     ) async throws(LedgerClientError) -> LedgerClient {
-        try checkSocket(at: path)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let (events, continuation) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(8))
+        let sink = EventSink(deliver: { continuation.yield($0) }, end: { continuation.finish() })
+        let opened = try open(
+            path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+        let channel: any Channel
+        let hello: InspectorHello
+        do {
+            (channel, hello) = try await opened.get()
+        } catch {
+            throw error as? LedgerClientError
+                ?? .system(operation: "connect", reason: String(describing: error))
+        }
+        continuation.onTermination = { _ in channel.close(promise: nil) }
+        return LedgerClient(path: path, hello: hello, events: events, channel: channel)
+    }
+
+    /// Connects to the ledger server at `path` without Swift concurrency: `completion` gets the
+    /// client once the server said hello (or why it could not connect), then `events` gets each
+    /// event, both on `queue`, in order. The client's ``events`` stream is empty.
+    ///
+    /// ```swift
+    /// LedgerClient.connect(to: path, queue: .main, events: { event in show(event) }) { result in
+    ///     if case .failure(let error) = result { print(error) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The server's socket.
+    ///   - maximumLineLength: The longest line accepted, in bytes, as for the `async` version.
+    ///   - helloTimeout: How long to wait for the hello, as for the `async` version.
+    ///   - queue: Where `completion` and `events` run.
+    ///   - events: Each snapshot and leak report, then `.disconnected` last; called only after
+    ///     `completion` succeeded.
+    ///   - completion: The client, or a ``LedgerClientError`` as the `async` version throws it.
+    public static func connect(
+        to path: String, maximumLineLength: Int = defaultMaximumLineLength,
+        helloTimeout: Duration = .seconds(5),
+        queue: DispatchQueue, events: @escaping @Sendable (Event) -> Void,
+        completion: @escaping @Sendable (Result<LedgerClient, LedgerClientError>) -> Void
+    ) {
+        let delivery = QueuedDelivery(queue: queue, events: events)
+        let sink = EventSink(deliver: delivery.deliver, end: {})
+        let opened: EventLoopFuture<(any Channel, InspectorHello)>
+        do {
+            opened = try open(
+                path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink)
+        } catch {
+            queue.async { completion(.failure(error)) }
+            return
+        }
+        opened.whenComplete { result in
+            let outcome = result.map { channel, hello in
+                LedgerClient(path: path, hello: hello, events: AsyncStream { $0.finish() }, channel: channel)
+            }.mapError { error in
+                error as? LedgerClientError
+                    ?? .system(operation: "connect", reason: String(describing: error))
+            }
+            delivery.complete { completion(outcome) }
+        }
+    }
+
+    /// Opens a connection whose reader sends its events to `sink`: the channel and the hello once
+    /// the server said it, or a ``LedgerClientError``.
+    private static func open(
+        _ path: String, maximumLineLength: Int, helloTimeout: Duration, sink: EventSink
+    ) throws(LedgerClientError) -> EventLoopFuture<(any Channel, InspectorHello)> {
+        try checkSocket(at: path)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let helloPromise = loop.makePromise(of: InspectorHello.self)
         // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
         let (seconds, attoseconds) = helloTimeout.components
         let timeout =
             TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
-        let connected = ClientBootstrap(group: loop)
+        return ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: false)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let reader = InspectorReader(
-                        path: path, hello: helloPromise, continuation: continuation, helloTimeout: timeout)
+                        path: path, hello: helloPromise, sink: sink, helloTimeout: timeout)
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(LineDecoder(maximumLength: maximumLineLength)))
                     try channel.pipeline.syncOperations.addHandler(reader)
                 }
             }
             .connect(unixDomainSocketPath: path)
-        let channel: any Channel
-        do {
-            channel = try await connected.get()
-        } catch {
-            helloPromise.fail(error)
-            continuation.finish()
-            throw connectError(error, path: path)
-        }
-        let hello: InspectorHello
-        do {
-            hello = try await helloPromise.futureResult.get()
-        } catch {
-            channel.close(promise: nil)
-            continuation.finish()
-            throw (error as? LedgerClientError) ?? .noHello(path: path)
-        }
-        continuation.onTermination = { _ in channel.close(promise: nil) }
-        return LedgerClient(path: path, hello: hello, events: events, channel: channel)
+            .flatMapError { error in
+                let mapped = connectError(error, path: path)
+                helloPromise.fail(mapped)
+                sink.end()
+                return loop.makeFailedFuture(mapped)
+            }
+            .flatMap { channel in
+                helloPromise.futureResult.map { (channel, $0) }.flatMapError { error in
+                    channel.close(promise: nil)
+                    sink.end()
+                    return loop.makeFailedFuture(error as? LedgerClientError ?? .noHello(path: path))
+                }
+            }
     }
 
     /// Closes the connection; ``events`` ends with `.disconnected(.closedByClient)`. Idempotent.
@@ -165,5 +237,47 @@ public final class LedgerClient: Sendable {
         case ENOTSOCK: return .notASocket(path: path)
         case let code: return .system(operation: "connect", reason: Errno(code).description)
         }
+    }
+}
+
+/// A callback connection's deliveries onto its queue: the events read before the connection's
+/// outcome is queued are held back, so that `completion` always comes first — the hello and the
+/// first snapshot can be read before the connect future's callbacks run.
+///
+/// Thread-safe: a `Mutex` holds whether the outcome was queued and the events held until then;
+/// the queue is called after unlocking.
+final class QueuedDelivery: Sendable {
+    private let queue: DispatchQueue
+    private let events: @Sendable (LedgerClient.Event) -> Void
+    private let state = Mutex<(completed: Bool, held: [LedgerClient.Event])>((false, []))
+
+    init(queue: DispatchQueue, events: @escaping @Sendable (LedgerClient.Event) -> Void) {
+        self.queue = queue
+        self.events = events
+    }
+
+    func deliver(_ event: LedgerClient.Event) {
+        let now = state.withLock { state -> Bool in
+            guard state.completed else {
+                state.held.append(event)
+                return false
+            }
+            return true
+        }
+        guard now else { return }
+        let events = events
+        queue.async { events(event) }
+    }
+
+    /// Queues `outcome`, then the events held until now.
+    func complete(_ outcome: @escaping @Sendable () -> Void) {
+        queue.async(execute: outcome)
+        let held = state.withLock { state in
+            state.completed = true
+            defer { state.held = [] }
+            return state.held
+        }
+        let events = events
+        for event in held { queue.async { events(event) } }
     }
 }

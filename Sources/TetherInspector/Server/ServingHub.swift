@@ -9,8 +9,8 @@ import Tether
 /// whichever thread changed the ledger, only hops onto the loop.
 ///
 /// It observes the ledger only while a client is connected: registering with `onChange` makes
-/// every change of the ledger pay for a check, so the first client registers and the last one
-/// to leave cancels.
+/// every change of the ledger pay for a check, so the first client registers (with `onChange`,
+/// and with `onLeak` for the leak reports) and the last one to leave cancels.
 final class ServingHub: Sendable {
     let ledger: Ledger
     let loop: any EventLoop
@@ -20,7 +20,8 @@ final class ServingHub: Sendable {
 
     private struct State {
         var clients: [ObjectIdentifier: SnapshotWriter] = [:]
-        var registration: AnyCancellable?
+        /// The `onChange` and `onLeak` registrations, while a client is connected.
+        var registrations: [AnyCancellable] = []
         var timer: Scheduled<Void>?
         var pacer: SnapshotPacer
         var sequence = 0
@@ -47,11 +48,17 @@ final class ServingHub: Sendable {
         state.value.clients[ObjectIdentifier(client)] = client
         if first {
             // Registered before the snapshot is taken: a change after it calls the handler.
-            let token = ledger.onChange { [weak self] in
+            let changes = ledger.onChange { [weak self] in
                 guard let self else { return }
                 self.loop.execute { self.ledgerChanged() }
             }
-            state.value.registration = token
+            // Encoded on the verdict's thread, sent from the loop.
+            let leaks = ledger.onLeak { [weak self] report in
+                guard let self else { return }
+                let line = ByteBuffer(bytes: InspectorMessage.leak(InspectorLeakReport(report)).encodedLine())
+                self.loop.execute { self.leakFound(line) }
+            }
+            state.value.registrations = [changes, leaks]
         }
         client.write(hello)
         client.offer(takeSnapshot())
@@ -62,13 +69,13 @@ final class ServingHub: Sendable {
         guard state.value.clients.removeValue(forKey: ObjectIdentifier(client)) != nil,
             state.value.clients.isEmpty
         else { return }
-        let registration = state.value.registration
+        let registrations = state.value.registrations
         let timer = state.value.timer
-        state.value.registration = nil
+        state.value.registrations = []
         state.value.timer = nil
         state.value.pacer.reset()
         timer?.cancel()
-        registration?.cancel()
+        for registration in registrations { registration.cancel() }
     }
 
     /// Stops serving: closes every client (their `leave` ends the observation).
@@ -78,7 +85,7 @@ final class ServingHub: Sendable {
     }
 
     /// Whether the hub observes the ledger now (for tests).
-    var isObservingLedger: Bool { state.value.registration != nil }
+    var isObservingLedger: Bool { !state.value.registrations.isEmpty }
 
     /// How many clients are connected now (for tests).
     var clientCount: Int { state.value.clients.count }
@@ -88,6 +95,12 @@ final class ServingHub: Sendable {
 
     /// Whether a timer waits to send a snapshot (for tests: none while nothing changes).
     var isTimerArmed: Bool { state.value.timer != nil }
+
+    /// A leak report, as a line: each client that keeps up gets it now. One that is behind does
+    /// not (its snapshot carries the leak), so a stuck client's buffer never grows with reports.
+    private func leakFound(_ line: ByteBuffer) {
+        for client in state.value.clients.values { client.sendIfWritable(line) }
+    }
 
     private func ledgerChanged() {
         guard !state.value.clients.isEmpty else { return }
@@ -119,8 +132,8 @@ final class ServingHub: Sendable {
     }
 }
 
-/// One client's connection: writes the hello and the snapshots, keeping only the newest one
-/// not yet written, and ignores whatever the client sends.
+/// One client's connection: writes the hello, the snapshots — keeping only the newest one not yet
+/// written — and the leak reports it keeps up with, and ignores whatever the client sends.
 ///
 /// A client that reads slowly (or not at all) fills its socket and then NIO's outbound buffer;
 /// the channel turns unwritable and snapshots wait here, each replacing the last, until it is
@@ -178,6 +191,12 @@ final class SnapshotWriter: ChannelInboundHandler {
     /// replaced by a snapshot.
     func write(_ line: ByteBuffer) {
         context?.writeAndFlush(wrapOutboundOut(line), promise: nil)
+    }
+
+    /// Writes `line` now if the channel is writable and no snapshot waits; drops it otherwise.
+    func sendIfWritable(_ line: ByteBuffer) {
+        guard let context, context.channel.isWritable, pending == nil else { return }
+        context.writeAndFlush(wrapOutboundOut(line), promise: nil)
     }
 
     /// Makes `line` the next snapshot to write, replacing one not yet written.

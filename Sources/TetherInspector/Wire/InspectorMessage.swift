@@ -2,10 +2,10 @@ import Foundation
 
 /// One line of the inspector protocol: newline-delimited JSON objects, each with a `type`.
 ///
-/// A server sends a `hello` first, then `snapshot`s (see <doc:InspectorProtocol>). A reader
-/// skips a line whose `type` it does not know, so a later message (`leak`, planned for leak
-/// reports) can join the protocol without breaking readers of this version; a change that
-/// would break them raises ``protocolVersion``.
+/// A server sends a `hello` first, then `snapshot`s, and a `leak` as each leak is found (see
+/// <doc:InspectorProtocol>). A reader skips a line whose `type` it does not know, so a message
+/// can join the protocol without breaking readers of this version (`leak` joined that way); a
+/// change that would break them raises ``protocolVersion``.
 ///
 /// ```swift
 /// let line = InspectorMessage.snapshot(InspectorSnapshot(ledger.snapshot())).encodedLine()
@@ -16,6 +16,8 @@ import Foundation
 public enum InspectorMessage: Sendable, Equatable {
     case hello(InspectorHello)
     case snapshot(InspectorSnapshot)
+    /// A leak the serving ledger has just found.
+    case leak(InspectorLeakReport)
 
     /// The version of the protocol this library speaks, sent in every hello.
     public static let protocolVersion = 1
@@ -58,6 +60,8 @@ public enum InspectorMessage: Sendable, Equatable {
                 return .hello(try JSONDecoder().decode(InspectorHello.self, from: data))
             case "snapshot":
                 return .snapshot(try JSONDecoder().decode(InspectorSnapshot.self, from: data))
+            case "leak":
+                return .leak(try JSONDecoder().decode(InspectorLeakReport.self, from: data))
             default:
                 return nil
             }
@@ -110,6 +114,7 @@ extension InspectorMessage: Codable {
         switch type {
         case "hello": self = .hello(try InspectorHello(from: decoder))
         case "snapshot": self = .snapshot(try InspectorSnapshot(from: decoder))
+        case "leak": self = .leak(try InspectorLeakReport(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown message type \(type)")
@@ -126,6 +131,9 @@ extension InspectorMessage: Codable {
         case .snapshot(let snapshot):
             try container.encode("snapshot", forKey: .type)
             try snapshot.encode(to: encoder)
+        case .leak(let report):
+            try container.encode("leak", forKey: .type)
+            try report.encode(to: encoder)
         }
     }
 }

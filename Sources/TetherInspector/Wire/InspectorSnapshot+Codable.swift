@@ -115,7 +115,7 @@ extension InspectorSnapshot.Owner: Codable {
 }
 
 extension InspectorSnapshot.Leak: Codable {
-    private enum Keys: String, CodingKey { case owner, kind, site, endedAt, survivors, signature }
+    private enum Keys: String, CodingKey { case owner, kind, site, endedAt, survivors, signature, report }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -130,10 +130,12 @@ extension InspectorSnapshot.Leak: Codable {
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
             endedAt: try c.decodeDuration(forKey: .endedAt),
             survivors: try c.decode([InspectorSnapshot.Site].self, forKey: .survivors),
-            signature: try c.decodeIfPresent(String.self, forKey: .signature))
+            signature: try c.decodeIfPresent(String.self, forKey: .signature),
+            report: try c.decodeIfPresent(InspectorLeakReport.self, forKey: .report))
     }
 
-    /// `kind` is the entry kind, or `owner` when only the owner object survived.
+    /// `kind` is the entry kind, or `owner` when only the owner object survived; `report` is the
+    /// whole report, as a `leak` message carries it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(owner.description, forKey: .owner)
@@ -142,6 +144,7 @@ extension InspectorSnapshot.Leak: Codable {
         try c.encode(endedAt.wireSeconds, forKey: .endedAt)
         try c.encode(survivors, forKey: .survivors)
         try c.encodeIfPresent(signature, forKey: .signature)
+        try c.encodeIfPresent(report, forKey: .report)
     }
 }
 
@@ -243,7 +246,7 @@ extension Duration {
 }
 
 extension KeyedDecodingContainer {
-    fileprivate func decodeDuration(forKey key: Key) throws -> Duration {
+    func decodeDuration(forKey key: Key) throws -> Duration {
         let seconds = try decode(Double.self, forKey: key)
         guard let duration = Duration(wireSeconds: seconds) else {
             throw DecodingError.dataCorruptedError(
@@ -253,7 +256,7 @@ extension KeyedDecodingContainer {
     }
 
     /// An owner's `Type#serial`.
-    fileprivate func decodeOwner(forKey key: Key) throws -> OwnerID {
+    func decodeOwner(forKey key: Key) throws -> OwnerID {
         let text = try decode(String.self, forKey: key)
         guard let hash = text.lastIndex(of: "#"), let serial = Int(text[text.index(after: hash)...]),
             hash > text.startIndex

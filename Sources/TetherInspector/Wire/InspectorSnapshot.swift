@@ -151,13 +151,16 @@ public struct InspectorSnapshot: Sendable, Equatable {
         public var endedAt: Duration
         /// Every binding still alive at the verdict, oldest first.
         public var survivors: [Site]
-        /// The leak's stable grouping signature, when the serving ledger gives one (leak reports
-        /// bring it); nil until then.
+        /// The leak's stable grouping signature (`LeakReport.signature`); nil from a server that
+        /// predates leak reports.
         public var signature: String?
+        /// The whole report: each survivor with its deliveries, and the trace. Nil from a server
+        /// that predates leak reports.
+        public var report: InspectorLeakReport?
 
         public init(
             owner: OwnerID, kind: EntryKind?, site: Site, endedAt: Duration = .zero, survivors: [Site] = [],
-            signature: String? = nil
+            signature: String? = nil, report: InspectorLeakReport? = nil
         ) {
             self.owner = owner
             self.kind = kind
@@ -165,16 +168,34 @@ public struct InspectorSnapshot: Sendable, Equatable {
             self.endedAt = endedAt.roundedToMicroseconds
             self.survivors = survivors
             self.signature = signature
+            self.report = report
         }
 
         public init(_ leak: LedgerSnapshot.Leak) {
             self.init(
                 owner: leak.owner, kind: leak.kind, site: Site(leak.site), endedAt: leak.report.endedAt,
-                survivors: leak.report.survivors.map { Site($0.site) }, signature: leak.signature)
+                survivors: leak.report.survivors.map { Site($0.site) }, signature: leak.signature,
+                report: InspectorLeakReport(leak.report))
         }
 
         /// `kind` as text: the entry kind, or `owner`.
         public var kindName: String { kind?.rawValue ?? "owner" }
+
+        /// What the leak is grouped by: its signature, or, from a server that gives none, the
+        /// owner's type and the binding the leak is named by.
+        public var groupingKey: String {
+            signature ?? "\(owner.typeName) ← \(kindName) \(site.fileID):\(site.line)"
+        }
+    }
+
+    /// Leaks of one shape: the same ``Leak/groupingKey``.
+    public struct LeakGroup: Sendable, Equatable {
+        /// The signature the group's leaks share.
+        public var signature: String
+        /// The group's leaks, in the order they were found; never empty.
+        public var leaks: [Leak]
+
+        public var count: Int { leaks.count }
     }
 
     /// One event of the ledger's log.
@@ -243,6 +264,19 @@ public struct InspectorSnapshot: Sendable, Equatable {
         self.unowned = unowned
         self.leaks = leaks
         self.events = events
+    }
+
+    /// The leaks grouped by ``Leak/groupingKey``, in the order each group's first leak was found
+    /// (as `LedgerSnapshot.leakGroups`).
+    public var leakGroups: [LeakGroup] {
+        var order: [String] = []
+        var groups: [String: [Leak]] = [:]
+        for leak in leaks {
+            let key = leak.groupingKey
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(leak)
+        }
+        return order.map { LeakGroup(signature: $0, leaks: groups[$0] ?? []) }
     }
 
     /// The inspector's view of `snapshot`.

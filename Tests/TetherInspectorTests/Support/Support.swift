@@ -80,6 +80,10 @@ final class EventLog: Sendable {
         events.compactMap { if case .snapshot(let snapshot) = $0 { snapshot } else { nil } }
     }
 
+    var reports: [InspectorLeakReport] {
+        events.compactMap { if case .leak(let report) = $0 { report } else { nil } }
+    }
+
     var disconnect: LedgerClient.DisconnectReason? {
         events.lazy.compactMap { if case .disconnected(let reason) = $0 { reason } else { nil } }.first
     }
@@ -114,6 +118,18 @@ final class TestOwner {
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
         events.sink { _ in }.store(in: bag)
+    }
+}
+
+/// An owner that leaks: a subscription attributed to it, which its bag does not end, holds it
+/// through its closure. Ending the bag leaves both alive: a leak with one survivor.
+final class LeakyOwner {
+    let bag = DisposeBag()
+    private var kept: AnyCancellable?
+
+    init(_ events: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        kept = events.sink(attributedTo: bag) { [self] _ in _ = self.kept }
     }
 }
 

@@ -1,0 +1,240 @@
+import TerminalUI
+import Tether
+import TetherInspector
+
+extension Inspector {
+    /// Paints the inspector into `area`: a box titled `title`, then the filter (while there is
+    /// one), the counters, the leak groups, the owner tree and the event log. The selection is
+    /// shown only while `focused` (the inspector has the keys); the box is drawn in the accent
+    /// color then.
+    func render(
+        into buffer: inout Buffer, area: Rect, style: LabStyle, title: String = " Inspector ", focused: Bool
+    ) {
+        let theme = style.theme
+        var block = Block(title: title, theme: theme)
+        if focused { block.borderStyle = theme.accent }
+        let inner = block.render(into: &buffer, area: area, padding: 1)
+        guard !inner.isEmpty else { return }
+        let columns = inner.width >= 100 ? 3 : 2
+        let groups = content.groups
+        let rows = inner.rows(
+            Inspector.layout(
+                height: inner.height, filter: isEditingFilter || !filter.isEmpty, counterRows: 6 / columns,
+                groups: groups.count))
+        paintFilter(into: &buffer, area: rows[0], style: style)
+        paintCounters(into: &buffer, area: rows[1], columns: columns, style: style)
+
+        let leakCount = groups.reduce(0) { $0 + $1.count }
+        let leakTitle =
+            groups.isEmpty
+            ? "Leaks: none" : "Leaks: \(leakCount) in \(groups.count) group\(groups.count == 1 ? "" : "s")"
+        buffer.setString(leakTitle, x: rows[2].x, y: rows[2].y, maxWidth: rows[2].width, style: theme.title)
+        let leakLines =
+            groups.isEmpty
+            ? [Line(filter.isEmpty ? "nothing outlived its owner" : "no leak matches", style: theme.dimmed)]
+            : groups.map { Inspector.groupLine($0, style: style, width: rows[3].width - (focused ? 2 : 0)) }
+        paintList(
+            leakLines, selected: groups.firstIndex { .leakGroup($0.signature) == selection },
+            state: &leakList,
+            into: &buffer, area: rows[3], style: style, focused: focused)
+
+        let shown = content.tree.filter { if case .owner = $0 { true } else { false } }.count
+        let ownerTitle =
+            filter.isEmpty ? "Owners: \(content.ownerCount)" : "Owners: \(shown) of \(content.ownerCount)"
+        buffer.setString(ownerTitle, x: rows[4].x, y: rows[4].y, maxWidth: rows[4].width, style: theme.title)
+        var treeLines = content.tree.map { Inspector.treeLine($0, style: style) }
+        if treeLines.isEmpty {
+            treeLines = [Line(filter.isEmpty ? "nothing bound" : "nothing matches", style: theme.dimmed)]
+        }
+        paintList(
+            treeLines, selected: content.tree.firstIndex { $0.item != nil && $0.item == selection },
+            state: &treeList, into: &buffer, area: rows[5], style: style, focused: focused)
+
+        guard !rows[6].isEmpty else { return }
+        buffer.setString("Events", x: rows[6].x, y: rows[6].y, maxWidth: rows[6].width, style: theme.title)
+        LogView(Inspector.events(snapshot.events.suffix(rows[7].height), style: style), style: theme.text)
+            .render(into: &buffer, area: rows[7])
+    }
+
+    /// The rows of the inspector's parts, top to bottom: filter, counters, leaks' title and list,
+    /// owners' title and tree, events' title and log. The tree comes first: the leak list takes
+    /// at most a quarter of what is left, the events two fifths of the rest when there is room.
+    static func layout(height: Int, filter: Bool, counterRows: Int, groups: Int) -> [Constraint] {
+        let head = (filter ? 1 : 0) + counterRows + 2
+        let rest = max(0, height - head)
+        let leaks = min(max(1, groups), max(1, rest / 4))
+        let body = max(0, rest - leaks)
+        let events = body >= 8 ? body * 2 / 5 : 0
+        return [
+            .fixed(filter ? 1 : 0), .fixed(counterRows), .fixed(1), .fixed(leaks), .fixed(1),
+            .fixed(body - events), .fixed(events > 0 ? 1 : 0), .fixed(max(0, events - 1)),
+        ]
+    }
+
+    private func paintFilter(into buffer: inout Buffer, area: Rect, style: LabStyle) {
+        guard !area.isEmpty else { return }
+        let line =
+            isEditingFilter
+            ? Line([
+                TextSpan("filter: ", style: style.theme.title),
+                TextSpan(filter + "_", style: style.theme.accent),
+            ])
+            : Line([
+                TextSpan("filter: ", style: style.theme.title), TextSpan(filter, style: style.theme.accent),
+                TextSpan("  (/ edits, Esc clears)", style: style.theme.dimmed),
+            ])
+        buffer.setLine(line, x: area.x, y: area.y, maxWidth: area.width)
+    }
+
+    /// A list that scrolls to its selection while focused; unfocused it shows its head, with
+    /// `… N more` when cut.
+    private func paintList(
+        _ lines: [Line], selected: Int?, state: inout ListState, into buffer: inout Buffer, area: Rect,
+        style: LabStyle, focused: Bool
+    ) {
+        guard !area.isEmpty else { return }
+        guard focused else {
+            var shown = lines
+            if lines.count > area.height {
+                shown = Array(lines.prefix(area.height - 1))
+                shown.append(Line("… \(lines.count - shown.count) more", style: style.theme.dimmed))
+            }
+            LogView(shown, style: style.theme.text).render(into: &buffer, area: area)
+            return
+        }
+        state.selected = selected
+        // The selected row in the highlight's own colors: red on the highlight would not read.
+        var lines = lines
+        if let selected, lines.indices.contains(selected) {
+            lines[selected] = Line(
+                lines[selected].spans.map { TextSpan($0.text, style: $0.style.withoutColors) })
+        }
+        ListView(lines, style: style.theme.text, highlightStyle: style.theme.highlight)
+            .render(into: &buffer, area: area, state: &state)
+    }
+
+    private func paintCounters(into buffer: inout Buffer, area: Rect, columns count: Int, style: LabStyle) {
+        guard let now = previous else { return }
+        let before = countersBeforeChange ?? now
+        let items: [(String, KeyPath<LabDump.Counters, Int>, Bool)] = [
+            (ownersLabel, \.viewModels, false), ("subscriptions", \.subscriptions, false),
+            ("tasks", \.tasks, false), ("observers", \.observers, false), ("leaks", \.leaks, true),
+            ("zombies", \.zombies, true),
+        ]
+        let columns = area.columns(Array(repeating: .fill(), count: count), spacing: 2)
+        let perColumn = (items.count + count - 1) / count
+        for (i, item) in items.enumerated() {
+            let (label, counter, alarming) = item
+            let cell = columns[i / perColumn].row(i % perColumn)
+            guard !cell.isEmpty else { continue }
+            let value = now[keyPath: counter]
+            var spans = [TextSpan(label.padded(toWidth: 13) + " ", style: style.theme.text)]
+            spans.append(
+                TextSpan(
+                    String(value).leftPadded(toWidth: 4), style: alarming && value > 0 ? style.alarm : .bold))
+            let delta = value - before[keyPath: counter]
+            let deltaText = delta == 0 ? "" : " " + (delta > 0 ? "+\(delta)" : "\(delta)")
+            spans.append(
+                TextSpan(deltaText.padded(toWidth: 5), style: delta > 0 ? style.theme.accent : style.calm))
+            let x = buffer.setLine(Line(spans), x: cell.x, y: cell.y, maxWidth: cell.width)
+            // A sparkline where the column has room for one worth reading.
+            let room = cell.right - x - 1
+            guard room >= 6 else { continue }
+            Sparkline(
+                history.values(counter, buckets: room), style: alarming ? style.alarm : style.theme.accent,
+                ascii: style.isASCII
+            ).render(into: &buffer, area: Rect(x: x + 1, y: cell.y, width: room, height: 1))
+        }
+    }
+
+    /// `OrientationViewModel ← task OrientationViewModel.swift:46 ×3`, fitted to `width` columns:
+    /// when it is too long, the middle gives way (`OrientationViewModel ← task Orien… ×3`), so the
+    /// type and the count stay in sight.
+    static func groupLine(_ group: InspectorSnapshot.LeakGroup, style: LabStyle, width: Int = .max) -> Line {
+        guard let leak = group.leaks.first else { return Line("") }
+        let arrow = style.isASCII ? " <- " : " ← "
+        var middle =
+            leak.kind.map { arrow + $0.rawValue + " " + leak.site.description }
+            ?? arrow + "itself, tracked at " + leak.site.description
+        let others = (leak.report?.survivors.count ?? leak.survivors.count) - 1
+        if others > 0 { middle += " +\(others) more" }
+        let count = group.count > 1 ? " ×\(group.count)" : ""
+        let room = width - CharacterWidth.of(leak.owner.typeName) - CharacterWidth.of(count)
+        if CharacterWidth.of(middle) > room {
+            let ellipsis = style.isASCII ? "..." : "…"
+            var cut = ""
+            for character in middle {
+                guard CharacterWidth.of(cut + String(character)) + CharacterWidth.of(ellipsis) <= room else {
+                    break
+                }
+                cut.append(character)
+            }
+            while cut.last == " " { cut.removeLast() }
+            middle = room >= CharacterWidth.of(ellipsis) + 1 ? cut + ellipsis : ""
+        }
+        return Line([
+            TextSpan(leak.owner.typeName, style: style.alarm), TextSpan(middle),
+            TextSpan(count, style: style.alarm),
+        ])
+    }
+
+    /// An owner with its state, age and site (▾ when its entries show, ▸ when folded); an entry
+    /// indented under it with its kind, site, deliveries and age.
+    static func treeLine(_ row: InspectorContent.TreeRow, style: LabStyle) -> Line {
+        let theme = style.theme
+        switch row {
+        case .owner(let owner, let expanded):
+            let (state, stateStyle): (String, Style) =
+                switch owner.state {
+                case .alive: ("alive", style.calm)
+                case .ended: ("ended", theme.dimmed)
+                case .leaked: ("LEAKED", style.alarm)
+                }
+            let mark =
+                owner.entries.isEmpty
+                ? "  " : (expanded ? (style.isASCII ? "- " : "▾ ") : (style.isASCII ? "+ " : "▸ "))
+            return Line([
+                TextSpan(mark, style: theme.dimmed),
+                TextSpan(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
+                TextSpan(" "), TextSpan(state, style: stateStyle),
+                TextSpan(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
+            ])
+        case .entry(let entry, _, _):
+            var spans = [
+                TextSpan("    \(entry.kind.rawValue) "),
+                TextSpan("\(entry.site)", style: .bold),
+                TextSpan(" \(entry.deliveries)× \(format(entry.age))", style: theme.dimmed),
+            ]
+            if entry.paused { spans.append(TextSpan(" paused", style: theme.dimmed)) }
+            if !entry.bound { spans.append(TextSpan(" unbound", style: theme.warning)) }
+            return Line(spans)
+        case .unownedHeading:
+            return Line("(no owner)", style: theme.dimmed)
+        }
+    }
+
+    /// The event log as lines, oldest first: time, then what happened.
+    static func events(_ events: some Sequence<InspectorSnapshot.Event>, style: LabStyle) -> [Line] {
+        events.map { event in
+            let text = event.kind == .note ? (event.message ?? "") : event.summary
+            let alarming = event.kind == .leak || event.kind == .zombie
+            return Line([
+                TextSpan(format(event.time).leftPadded(toWidth: 7) + " ", style: style.theme.dimmed),
+                TextSpan(
+                    text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
+            ])
+        }
+    }
+
+    /// `850ms`, `1.25s`, `2m05s`.
+    static func format(_ d: Duration) -> String {
+        let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
+        if ms < 1000 { return "\(ms)ms" }
+        if ms < 60_000 {
+            let hundredths = (ms % 1000) / 10
+            return "\(ms / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
+        }
+        let s = ms / 1000
+        return "\(s / 60)m\(s % 60 < 10 ? "0" : "")\(s % 60)s"
+    }
+}

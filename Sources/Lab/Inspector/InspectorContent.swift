@@ -1,0 +1,90 @@
+import Tether
+import TetherInspector
+
+/// What the inspector lists for one snapshot: the leak groups, and the owner tree — leaked owners
+/// first, then ended ones, then the living, each in the order it was made, its entries under it
+/// unless collapsed — both narrowed by the filter. Pure: the same snapshot, filter and collapsed
+/// owners give the same content. A plain value: `Sendable`.
+struct InspectorContent: Sendable, Equatable {
+    /// What the selection can rest on. Entries are named by their owner and position, so a
+    /// selection survives a new snapshot of the same tree.
+    enum Item: Hashable, Sendable {
+        case leakGroup(String)
+        case owner(OwnerID)
+        case entry(owner: OwnerID?, index: Int)
+    }
+
+    /// One row of the tree.
+    enum TreeRow: Sendable, Equatable {
+        case owner(InspectorSnapshot.Owner, expanded: Bool)
+        case entry(InspectorSnapshot.Entry, owner: OwnerID?, index: Int)
+        /// The heading of the entries that have no owner.
+        case unownedHeading
+
+        var item: Item? {
+            switch self {
+            case .owner(let owner, _): .owner(owner.id)
+            case .entry(_, let owner, let index): .entry(owner: owner, index: index)
+            case .unownedHeading: nil
+            }
+        }
+    }
+
+    var groups: [InspectorSnapshot.LeakGroup]
+    var tree: [TreeRow]
+    /// Every row the selection can rest on, in screen order: the leak groups, then the tree.
+    var items: [Item]
+    /// How many owners the snapshot has, before the filter.
+    var ownerCount: Int
+
+    init(_ snapshot: InspectorSnapshot, filter: String = "", collapsed: Set<OwnerID> = []) {
+        let needle = filter.lowercased()
+        func matches(_ texts: String...) -> Bool {
+            needle.isEmpty || texts.contains { $0.lowercased().contains(needle) }
+        }
+        groups = snapshot.leakGroups.filter { group in
+            matches(group.signature) || group.leaks.contains { matches($0.owner.description, $0.site.fileID) }
+        }
+        var tree: [TreeRow] = []
+        for owner in InspectorContent.sorted(snapshot.owners) {
+            let ownerMatches = matches(owner.id.description, owner.site.fileID)
+            let entries = owner.entries.enumerated().filter {
+                ownerMatches || matches($0.element.site.fileID)
+            }
+            guard ownerMatches || !entries.isEmpty else { continue }
+            let expanded = !collapsed.contains(owner.id)
+            tree.append(.owner(owner, expanded: expanded))
+            guard expanded else { continue }
+            tree += entries.map { .entry($0.element, owner: owner.id, index: $0.offset) }
+        }
+        let unowned = snapshot.unowned.enumerated().filter { matches($0.element.site.fileID) }
+        if !unowned.isEmpty {
+            tree.append(.unownedHeading)
+            tree += unowned.map { .entry($0.element, owner: nil, index: $0.offset) }
+        }
+        self.tree = tree
+        items = groups.map { .leakGroup($0.signature) } + tree.compactMap(\.item)
+        ownerCount = snapshot.owners.count
+    }
+
+    /// Leaked owners first, then ended ones, then the living; each kind in the order made.
+    static func sorted(_ owners: [InspectorSnapshot.Owner]) -> [InspectorSnapshot.Owner] {
+        func rank(_ state: LedgerSnapshot.Owner.State) -> Int {
+            switch state {
+            case .leaked: 0
+            case .ended: 1
+            case .alive: 2
+            }
+        }
+        return owners.enumerated().sorted {
+            (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset)
+        }
+        .map(\.element)
+    }
+
+    /// The group an item names, if it names one.
+    func group(_ item: Item?) -> InspectorSnapshot.LeakGroup? {
+        guard case .leakGroup(let signature)? = item else { return nil }
+        return groups.first { $0.signature == signature }
+    }
+}

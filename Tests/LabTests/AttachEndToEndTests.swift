@@ -1,0 +1,214 @@
+import Foundation
+import TerminalUI
+import TerminalUITesting
+import Testing
+import TetherInspector
+
+@testable import Lab
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Two real processes: a lab serving its ledger (`--serve`) and `tether-lab attach` watching it,
+/// each on a pseudo-terminal. Every wait is a condition — text on a screen, a file appearing or
+/// going — bounded by a generous timeout.
+@Suite(.serialized) struct AttachEndToEndTests {
+    static let enterAlternateScreen = "\u{1B}[?1049h"
+    static let leaveAlternateScreen = "\u{1B}[?1049l"
+    let directory: SocketDirectory
+
+    init() throws {
+        directory = try SocketDirectory()
+    }
+
+    var path: String { directory("lab.sock") }
+
+    /// A leaky sheet presented and dismissed in the lab shows up in attach — as a leak group, then
+    /// as its report; quitting the lab removes its socket and attach says it is disconnected.
+    @Test func aLeakInTheServingLabAppearsInAttach() throws {
+        let lab = try LabTerminal.serving(at: path)
+        #expect(socketMode(path) == 0o600, "only this user can attach")
+        let attach = try LabTerminal.attach(path)
+        #expect(attach.waitForScreen("tether-lab  pid \(lab.pid)  ● connected"))
+
+        lab.send(.character("m"))
+        lab.send(.character("1"))
+        #expect(lab.waitForScreen("Orientation (leaky)"))
+        lab.send(.escape)
+        #expect(
+            attach.waitForScreen("OrientationViewModel ← task OrientationViewModel.swift:46"),
+            "the leak group")
+        #expect(attach.waitForScreen("leak found at"), "the leak message")
+        #expect(attach.waitForScreen("▾ OrientationViewModel#1 LEAKED"))
+        attach.send(.down)
+        attach.send(.enter)
+        #expect(attach.waitForScreen("Leak report — Esc closes"))
+        #expect(attach.waitForScreen("fix: store the task in the owner's bag"))
+        attach.send(.escape)
+        attach.send(.down)
+        attach.send(.left)
+        #expect(attach.waitForScreen("> ▸ OrientationViewModel#1 LEAKED"), "← folds the selected owner")
+        attach.send("/zzz")
+        #expect(attach.waitForScreen("nothing matches"), "/ filters")
+        attach.send(.escape)
+        #expect(attach.waitForScreen("▸ OrientationViewModel#1 LEAKED"))
+
+        lab.send(.character("q"))
+        #expect(lab.waitForExit() == .exited(0))
+        #expect(waitFor("the socket to go") { socketMode(path) == nil }, "cleanup on quit")
+        #expect(attach.waitForScreen("disconnected: the server closed the connection."))
+        #expect(attach.waitForScreen("▸ OrientationViewModel#1 LEAKED"), "the last state stays on screen")
+
+        let mark = attach.output.count
+        attach.send(.character("q"))
+        #expect(attach.waitForExit() == .exited(0))
+        #expect(attach.outputText(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(attach.isCooked)
+    }
+
+    /// A lab killed outright leaves its socket behind: attach shows the banner; the next lab at
+    /// the path replaces the stale socket, and attach reconnects by itself.
+    @Test func aKilledLabGivesTheBannerAndTheNextOneIsReconnectedTo() throws {
+        let first = try LabTerminal.serving(at: path)
+        let attach = try LabTerminal.attach(path)
+        first.signal(SIGKILL)
+        #expect(first.waitForExit() == .signaled(SIGKILL))
+        #expect(attach.waitForScreen("● disconnected"))
+        #expect(socketMode(path) != nil, "the killed lab's socket is stale")
+        #expect(
+            attach.waitForScreen("connection refused (nothing serves it: a stale socket?)"),
+            "the retries say why")
+
+        let second = try LabTerminal.serving(at: path)
+        #expect(attach.waitForScreen("tether-lab is back (pid \(second.pid), was \(first.pid))"))
+        second.send(.character("1"))
+        #expect(attach.waitForScreen("OrientationViewModel#1 alive"), "the new lab's ledger")
+
+        let mark = attach.output.count
+        attach.signal(SIGTERM)
+        let end = attach.waitForExit()
+        #expect(end == .signaled(SIGTERM) || end == .exited(128 + SIGTERM))
+        #expect(attach.outputText(since: mark).contains(Self.leaveAlternateScreen))
+        #expect(attach.isCooked)
+        second.send(.character("q"))
+        #expect(second.waitForExit() == .exited(0))
+    }
+
+    /// `--dump json` against a headless lab that serves the state its keys left.
+    @Test func attachDumpsOneSnapshotAsJSON() throws {
+        let lab = try HeadlessServingLab(keys: "m 1 r Esc wait:400 r", serving: path)
+        let result = try LabBinary.run(["attach", path, "--dump", "json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
+        #expect(dump.process == "tether-lab" && dump.pid == lab.process.processIdentifier)
+        #expect(
+            dump.counters.leaks == 1,
+            "(zombies are left out: the dead loop counts them on a thread of its own)")
+        #expect(dump.owners.map(\.state) == ["leaked"])
+        #expect(dump.owners.first?.entries.first?.kind == "task")
+        #expect(dump.leaks.first?.owner == "OrientationViewModel#1")
+        #expect(dump.leaks.first?.site.hasPrefix("OrientationViewModel.swift:") == true)
+        #expect(dump.leaks.first?.signature?.hasPrefix("OrientationViewModel ← task Lab/") == true)
+        #expect(lab.stop() == 0)
+        #expect(socketMode(path) == nil, "the headless lab removes its socket when its input ends")
+    }
+
+    /// What attach says for each bad input: one line on stderr, exit code 2, nothing on stdout.
+    func expectOneLineError(
+        _ arguments: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        throws
+    {
+        let result = try LabBinary.run(arguments)
+        #expect(result.status == 2, sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.split(separator: "\n").count == 1, "\(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(expected), "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test func badPathsAreOneLineAndExitTwo() throws {
+        try expectOneLineError(
+            ["attach", path, "--dump", "json"], "tether-lab attach: \(path): no such file")
+        #expect(FileManager.default.createFile(atPath: directory("plain"), contents: Data()))
+        try expectOneLineError(["attach", directory("plain"), "--dump", "json"], "is not a socket")
+        try expectOneLineError(["attach", directory.path, "--dump", "json"], "is not a socket")
+        try expectOneLineError(["attach", "--dump", "json"], "missing expected argument '<path>'")
+        try expectOneLineError(["attach", path, "--dump", "xml"], "the value 'xml' is invalid")
+        let serving = try HeadlessServingLab(keys: "", serving: path)
+        try expectOneLineError(
+            ["attach", path], "tether-lab attach: standard input is not a terminal; run with --dump json")
+        try expectOneLineError(
+            ["--headless", "--serve", path], "tether-lab: --serve: \(path) is served by another live process")
+        #expect(serving.stop() == 0)
+    }
+
+    @Test func peersThatAreNotLedgerServersOfThisVersionAreOneLineAndExitTwo() throws {
+        let future = try FakePeer(
+            path: directory("future.sock"),
+            sends: Array(#"{"type":"hello","version":2,"pid":1,"process":"future"}"#.utf8) + [10])
+        try expectOneLineError(
+            ["attach", future.path, "--dump", "json"], "the server speaks inspector protocol version 2")
+        let garbage = try FakePeer(
+            path: directory("garbage.sock"), sends: Array("HTTP/1.1 200 OK\r\n\n".utf8))
+        try expectOneLineError(
+            ["attach", garbage.path, "--dump", "json"], "the server sent a malformed line")
+        let flood = try FakePeer(
+            path: directory("flood.sock"),
+            sends: [UInt8](repeating: UInt8(ascii: "x"), count: LedgerClient.defaultMaximumLineLength + 1024))
+        try expectOneLineError(["attach", flood.path, "--dump", "json"], "a line longer than")
+        let hello = Array(#"{"type":"hello","version":1,"pid":1,"process":"p"}"#.utf8) + [10]
+        let broken = try FakePeer(
+            path: directory("broken.sock"), sends: hello + Array(#"{"type":"snapshot"}"#.utf8) + [10])
+        try expectOneLineError(
+            ["attach", broken.path, "--dump", "json"], "malformed line: snapshot: missing")
+    }
+
+    /// Root passes any permission check, so as root the test attaches as `nobody` (setpriv); as
+    /// another user, to a socket made unreadable.
+    @Test func permissionDeniedIsOneLineAndExitTwo() throws {
+        _ = try HeadlessServingLab(keys: "", serving: path)
+        if geteuid() == 0 {
+            let setpriv = "/usr/bin/setpriv"
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv, to drop root")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "--", LabBinary.path, "attach", path,
+                "--dump",
+                "json",
+            ]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2)
+            #expect(text == "tether-lab attach: \(path): permission denied (another user's socket?)\n")
+        } else {
+            chmod(path, 0)
+            try expectOneLineError(["attach", path, "--dump", "json"], "permission denied")
+        }
+    }
+
+    /// On a terminal, a bad input is reported before the terminal is taken: no full-screen mode,
+    /// the terminal as it was.
+    @Test func aBadInputLeavesTheTerminalAlone() throws {
+        let peer = try FakePeer(
+            path: directory("future.sock"),
+            sends: Array(#"{"type":"hello","version":9,"pid":1,"process":"future"}"#.utf8) + [10])
+        for target in [path, peer.path] {
+            let attach = try LabTerminal.start(["attach", target])
+            #expect(attach.waitForExit() == .exited(2))
+            #expect(!attach.outputText.contains(Self.enterAlternateScreen))
+            #expect(attach.outputText.contains("tether-lab attach: "))
+            #expect(attach.isCooked)
+        }
+    }
+}

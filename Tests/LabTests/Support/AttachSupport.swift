@@ -1,0 +1,166 @@
+import Foundation
+import TerminalUI
+import TerminalUITesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fresh directory under /tmp (short, as a socket's path must be), removed at deinit.
+final class SocketDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/tether-e2e.XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw POSIXError(.EIO)
+        }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func callAsFunction(_ name: String) -> String { path + "/" + name }
+}
+
+/// Whether a socket is at `path`, and its permission bits.
+func socketMode(_ path: String) -> mode_t? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+    return info.st_mode & 0o777
+}
+
+/// Waits until `condition` holds, checking every 10 ms; false when `timeout` passes first. For
+/// what shows in no program's output: a file appearing or going.
+@discardableResult
+func waitFor(_ what: String, timeout: Duration = .seconds(15), _ condition: () -> Bool) -> Bool {
+    let end = ContinuousClock.now + timeout
+    while ContinuousClock.now < end {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    let held = condition()
+    if !held { Issue.record("waited for \(what), which never held") }
+    return held
+}
+
+/// The real binary on a pseudo-terminal, and how each test starts it.
+enum LabTerminal {
+    static func start(_ arguments: [String] = [], size: Size = Size(width: 120, height: 40)) throws
+        -> PseudoTerminal
+    {
+        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
+        return try PseudoTerminal(
+            executable: LabBinary.path, arguments: arguments, environment: env, size: size)
+    }
+
+    /// A lab serving at `path`, home drawn and the socket in place.
+    static func serving(at path: String) throws -> PseudoTerminal {
+        let lab = try start(["--serve", path])
+        #expect(lab.waitForScreen("Scenarios"))
+        waitFor("the lab's socket") { socketMode(path) != nil }
+        return lab
+    }
+
+    /// Attach watching `path`, connected and drawn.
+    static func attach(_ path: String) throws -> PseudoTerminal {
+        let attach = try start(["attach", path])
+        #expect(attach.waitForScreen("● connected"))
+        #expect(attach.waitForScreen("Owners: "))
+        return attach
+    }
+
+    /// Reads `pty`'s output for `duration` without sending anything: a window in which idleness
+    /// is measured.
+    static func idle(_ pty: PseudoTerminal, for duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end { pty.pump() }
+    }
+}
+
+/// A lab run headless with `--serve`: it prints its dump, then serves its final state until its
+/// standard input is closed.
+final class HeadlessServingLab {
+    let process = Process()
+    private let input = Pipe()
+
+    init(keys: String, serving path: String) throws {
+        process.executableURL = URL(fileURLWithPath: LabBinary.path)
+        process.arguments = ["--headless", "--keys", keys, "--serve", path]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        waitFor("the headless lab's socket") { socketMode(path) != nil }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Closes its input, and waits for it to exit.
+    func stop() -> Int32 {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// A peer that is not a ledger server of this version: it accepts one connection on `path`,
+/// sends `bytes`, and holds the connection until the client closes it. Plain system calls on a
+/// thread of its own.
+final class FakePeer {
+    private let listener: Int32
+    let path: String
+
+    init(path: String, sends bytes: [UInt8]) throws {
+        self.path = path
+        #if canImport(Glibc)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        listener = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+        let descriptor = listener
+        Thread.detachNewThread {
+            let client = accept(descriptor, nil, nil)
+            guard client >= 0 else { return }
+            var offset = 0
+            while offset < bytes.count {
+                #if canImport(Glibc)
+                let flags = Int32(MSG_NOSIGNAL)
+                #else
+                let flags: Int32 = 0
+                #endif
+                let sent = bytes.withUnsafeBytes {
+                    send(client, $0.baseAddress! + offset, min(65_536, bytes.count - offset), flags)
+                }
+                if sent <= 0 { break }
+                offset += sent
+            }
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while scratch.withUnsafeMutableBytes({ read(client, $0.baseAddress, $0.count) }) > 0 {}
+            close(client)
+        }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        unlink(path)
+    }
+}
