@@ -160,7 +160,7 @@ import Tether
         let snapshot = ledger.snapshot()
         #expect(snapshot.leaks.count == 1)
         let wire = InspectorSnapshot(snapshot, sequence: 3)
-        #expect(wire.counters == InspectorSnapshot.Counters(snapshot.counters))
+        #expect(wire.counters == snapshot.counters)
         #expect(wire.owners.map(\.id) == snapshot.owners.map(\.id))
         #expect(
             wire.owners.first?.entries.first?.deliveries == snapshot.owners.first?.entries.first?.deliveries)

@@ -1,5 +1,4 @@
 import Tether
-import TetherInspector
 
 /// The final state a headless run prints with `--dump json` — the contract of the design:
 /// `orientation`, `stack` (screen ids, bottom first), `mode`, `counters` and `leaks`.
@@ -37,13 +36,6 @@ public struct LabDump: Codable, Equatable, Sendable {
 extension LabDump.Counters {
     /// The ledger's counters as the dump names them (two-way bindings count as observers).
     init(_ counters: LedgerSnapshot.Counters) {
-        self.init(InspectorSnapshot.Counters(counters))
-    }
-}
-
-extension LabDump.Counters {
-    /// The wire's counters as the dump names them (two-way bindings count as observers).
-    init(_ counters: InspectorSnapshot.Counters) {
         self.init(
             viewModels: counters.owners, subscriptions: counters.subscriptions, tasks: counters.tasks,
             observers: counters.observers + counters.bindings, leaks: counters.leaks,

@@ -1,6 +1,7 @@
 /// A consistent picture of a ledger at one instant: what a UI renders and a test asserts.
 public struct LedgerSnapshot: Sendable {
-    /// Live counts.
+    /// Live counts. Decoding reads a counter that is missing as 0, so a reader of an older or
+    /// newer writer's counters still decodes them.
     public struct Counters: Sendable, Equatable, Codable {
         /// Owners whose object is still alive.
         public var owners = 0
@@ -22,6 +23,22 @@ public struct LedgerSnapshot: Sendable {
         public var zombies = 0
 
         public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int {
+                try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+            }
+            owners = try count(.owners)
+            subscriptions = try count(.subscriptions)
+            tasks = try count(.tasks)
+            observers = try count(.observers)
+            bindings = try count(.bindings)
+            paused = try count(.paused)
+            leaks = try count(.leaks)
+            ending = try count(.ending)
+            zombies = try count(.zombies)
+        }
 
         /// Every live entry, of all kinds.
         public var entries: Int { subscriptions + tasks + observers + bindings }

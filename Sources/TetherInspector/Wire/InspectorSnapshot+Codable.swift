@@ -26,40 +26,6 @@ extension InspectorSnapshot.Site: Codable {
     }
 }
 
-extension InspectorSnapshot.Counters: Codable {
-    private enum Keys: String, CodingKey {
-        case owners, subscriptions, tasks, observers, bindings, paused, leaks, ending, zombies
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        func count(_ key: Keys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
-        self.init()
-        owners = try count(.owners)
-        subscriptions = try count(.subscriptions)
-        tasks = try count(.tasks)
-        observers = try count(.observers)
-        bindings = try count(.bindings)
-        paused = try count(.paused)
-        leaks = try count(.leaks)
-        ending = try count(.ending)
-        zombies = try count(.zombies)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(owners, forKey: .owners)
-        try c.encode(subscriptions, forKey: .subscriptions)
-        try c.encode(tasks, forKey: .tasks)
-        try c.encode(observers, forKey: .observers)
-        try c.encode(bindings, forKey: .bindings)
-        try c.encode(paused, forKey: .paused)
-        try c.encode(leaks, forKey: .leaks)
-        try c.encode(ending, forKey: .ending)
-        try c.encode(zombies, forKey: .zombies)
-    }
-}
-
 extension InspectorSnapshot.Entry: Codable {
     private enum Keys: String, CodingKey { case kind, owner, site, deliveries, age, paused, bound }
 

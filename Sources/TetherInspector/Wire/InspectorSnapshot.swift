@@ -40,45 +40,8 @@ public struct InspectorSnapshot: Sendable, Equatable {
         public var description: String { "\(file):\(line)" }
     }
 
-    /// Live counts: every counter of `LedgerSnapshot.Counters`.
-    public struct Counters: Sendable, Equatable {
-        public var owners = 0
-        public var subscriptions = 0
-        public var tasks = 0
-        public var observers = 0
-        public var bindings = 0
-        public var paused = 0
-        public var leaks = 0
-        public var ending = 0
-        public var zombies = 0
-
-        public init() {}
-
-        public init(_ counters: LedgerSnapshot.Counters) {
-            owners = counters.owners
-            subscriptions = counters.subscriptions
-            tasks = counters.tasks
-            observers = counters.observers
-            bindings = counters.bindings
-            paused = counters.paused
-            leaks = counters.leaks
-            ending = counters.ending
-            zombies = counters.zombies
-        }
-
-        /// Every live entry, of all kinds.
-        public var entries: Int { subscriptions + tasks + observers + bindings }
-
-        /// The count for one kind of entry.
-        public subscript(kind: EntryKind) -> Int {
-            switch kind {
-            case .subscription: subscriptions
-            case .task: tasks
-            case .observer: observers
-            case .binding: bindings
-            }
-        }
-    }
+    /// Live counts: the ledger's own (decoded leniently: a counter a peer does not send reads 0).
+    public typealias Counters = LedgerSnapshot.Counters
 
     /// One live entry: a subscription, task, observer or binding.
     public struct Entry: Sendable, Equatable {
@@ -286,7 +249,7 @@ public struct InspectorSnapshot: Sendable, Equatable {
     ///   - sequence: The server's count of snapshots taken; 0 when not serving.
     public init(_ snapshot: LedgerSnapshot, sequence: Int = 0) {
         self.init(
-            sequence: sequence, time: snapshot.time, counters: Counters(snapshot.counters),
+            sequence: sequence, time: snapshot.time, counters: snapshot.counters,
             owners: snapshot.owners.map(Owner.init), unowned: snapshot.unowned.map(Entry.init),
             leaks: snapshot.leaks.map(Leak.init), events: snapshot.events.map(Event.init))
     }
