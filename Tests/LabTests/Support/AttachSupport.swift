@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TerminalUI
 import TerminalUITesting
 import Testing
@@ -87,15 +88,31 @@ enum LabTerminal {
 final class HeadlessServingLab {
     let process = Process()
     private let input = Pipe()
+    private let output = Pipe()
 
+    /// Returns once the lab serves and has run its keys: it prints its screen after the last key,
+    /// and serves from before the first, so a client that came sooner would see a state between.
     init(keys: String, serving path: String) throws {
         process.executableURL = URL(fileURLWithPath: LabBinary.path)
         process.arguments = ["--headless", "--keys", keys, "--serve", path]
         process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let printed = Flag()
+        // Drained to the end, where the handler goes (at end-of-file it would be called forever).
+        output.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil } else { printed.raise() }
+        }
         try process.run()
         waitFor("the headless lab's socket") { socketMode(path) != nil }
+        waitFor("the headless lab to run its keys") { printed.isRaised }
+    }
+
+    /// Raised once, from the pipe's reading thread.
+    private final class Flag: Sendable {
+        private let raised = Atomic(false)
+        var isRaised: Bool { raised.load(ordering: .acquiring) }
+        func raise() { raised.store(true, ordering: .releasing) }
     }
 
     deinit {
