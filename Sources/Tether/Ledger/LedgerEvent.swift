@@ -26,11 +26,16 @@ public struct LedgerEvent: Sendable, Equatable {
 
     /// One line for a log view: `cancelled task ViewModel#2 Orientation.swift:40`.
     public var summary: String {
-        var parts: [String] = [kind.rawValue]
-        if let entryKind { parts.append(entryKind.rawValue) }
-        if let owner { parts.append(owner.description) }
-        if let message { parts.append(message) }
-        if let site { parts.append(site.description) }
-        return parts.joined(separator: " ")
+        Self.summary(kind: kind, entryKind: entryKind, owner: owner, message: message, site: site?.description)
+    }
+
+    /// ``summary`` from an event's parts, for a copy of an event that is not a `LedgerEvent`
+    /// (one read from a served ledger), so both print alike.
+    public static func summary(
+        kind: Kind, entryKind: EntryKind?, owner: OwnerID?, message: String?, site: String?
+    ) -> String {
+        [kind.rawValue, entryKind?.rawValue, owner?.description, message, site]
+            .compactMap { $0 }
+            .joined(separator: " ")
     }
 }

@@ -190,14 +190,10 @@ public struct InspectorSnapshot: Sendable, Equatable {
                 site: event.site.map(Site.init), message: event.message)
         }
 
-        /// One line for a log view: `cancelled task ViewModel#2 Orientation.swift:40`.
+        /// One line for a log view, as ``LedgerEvent/summary`` prints it.
         public var summary: String {
-            var parts: [String] = [kind.rawValue]
-            if let entryKind { parts.append(entryKind.rawValue) }
-            if let owner { parts.append(owner.description) }
-            if let message { parts.append(message) }
-            if let site { parts.append(site.description) }
-            return parts.joined(separator: " ")
+            LedgerEvent.summary(
+                kind: kind, entryKind: entryKind, owner: owner, message: message, site: site?.description)
         }
     }
 
