@@ -169,7 +169,8 @@ import Tether
         #expect(wire.leaks.first?.kindName == "owner")
         #expect(wire.events.map(\.kind) == snapshot.events.map(\.kind))
         #expect(wire.events.map(\.summary) == snapshot.events.map(\.summary), "a log line reads the same")
-        #expect(snapshot.events.contains { $0.summary.hasPrefix("created subscription \(kept.bag.ownerID!)") })
+        #expect(
+            snapshot.events.contains { $0.summary.hasPrefix("created subscription \(kept.bag.ownerID!)") })
         #expect(wire.notes == ["dismissed"])
         #expect(wire.time == .milliseconds(1250))
         #expect(try roundTrip(.snapshot(wire)) == .snapshot(wire))

@@ -26,7 +26,8 @@ public struct LedgerEvent: Sendable, Equatable {
 
     /// One line for a log view: `cancelled task ViewModel#2 Orientation.swift:40`.
     public var summary: String {
-        Self.summary(kind: kind, entryKind: entryKind, owner: owner, message: message, site: site?.description)
+        Self.summary(
+            kind: kind, entryKind: entryKind, owner: owner, message: message, site: site?.description)
     }
 
     /// ``summary`` from an event's parts, for a copy of an event that is not a `LedgerEvent`
