@@ -172,7 +172,8 @@ import Darwin
     /// Root passes any permission check, so as root the test attaches as `nobody` (setpriv); as
     /// another user, to a socket made unreadable.
     @Test func permissionDeniedIsOneLineAndExitTwo() throws {
-        _ = try HeadlessServingLab(keys: "", serving: path)
+        let serving = try HeadlessServingLab(keys: "", serving: path)
+        defer { #expect(serving.stop() == 0) }
         if geteuid() == 0 {
             let setpriv = "/usr/bin/setpriv"
             try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv, to drop root")

@@ -176,6 +176,7 @@ final class OrderedSubject: Publisher, Sendable {
 final class Sender: Sendable {
     private let begun = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
+    private let finished = Atomic<Bool>(false)
 
     /// Sends 1 through `count`, in order, through `send`.
     func send(_ count: Int, through send: (Int) -> Void) {
@@ -184,12 +185,13 @@ final class Sender: Sendable {
             send(value)
             sent.store(value, ordering: .releasing)
         }
+        finished.store(true, ordering: .releasing)
     }
 
     /// Waits (yielding its thread) until `value` is sent or the sender stops at `count`: where a
     /// racing action is to begin.
     func wait(until value: Int) {
-        while sent.load(ordering: .acquiring) < value { sched_yield() }
+        while sent.load(ordering: .acquiring) < value, !finished.load(ordering: .acquiring) { sched_yield() }
     }
 
     /// Runs `action` and returns its cutoffs on each of `senders`.
