@@ -132,7 +132,9 @@ extension Adversarial {
                     case .removeEarlier:
                         // Taken out with the rest when the end began: too late to remove; it runs.
                         // (`onDispose` gives no token: nothing to try.)
-                        if let token = tokens.value?.first { log.record("removed \(bag?.remove(token) ?? false)") }
+                        if let token = tokens.value?.first {
+                            log.record("removed \(bag?.remove(token) ?? false)")
+                        }
                     case .addAction: bag?.add { log.record("new") }
                     case .addSink:
                         if let bag { subject.value.sink(boundTo: bag) { log.record("new sink \($0)") } }
