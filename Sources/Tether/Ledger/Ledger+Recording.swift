@@ -12,7 +12,8 @@ extension Ledger {
         let record = state.withLock { state -> OwnerRecord in
             let record = OwnerRecord(
                 key: key, id: state.nextOwnerID(for: type), siteIndex: state.sites.index(of: site),
-                created: now, parent: parentRecord, parentLifetime: parentRecord == nil ? parent : nil)
+                created: now, parent: parentRecord,
+                parentLink: parentRecord == nil ? parent?.linkToOwner() : nil)
             state.owners.list(record)
             state.counters.owners += 1
             return record

@@ -14,10 +14,12 @@ final class OwnerRecord: Sendable, LedgerListed {
     let created: Duration
     /// The owner whose lifetime holds this one's, if any: leaks are reported at the root only.
     /// A child usually tracks in its own `init`, before the parent that creates it can track: then
-    /// the parent's owner is looked up through its lifetime when a verdict needs it.
-    var parent: OwnerRecord? { parentRecord ?? parentLifetime?.ownerRecord }
+    /// the parent's owner is found through the parent lifetime's ``OwnerLink`` when a verdict
+    /// needs it. (A link, not the lifetime: read under the ledger's lock, a weak lifetime could
+    /// be released there, and its deinit would end it under that lock.)
+    var parent: OwnerRecord? { parentRecord ?? parentLink?.record }
     private let parentRecord: OwnerRecord?
-    private weak let parentLifetime: Lifetime?
+    private let parentLink: OwnerLink?
     /// Set once, when the owner's lifetime ends. Read on every delivery to spot zombies.
     let ended = Atomic<Bool>(false)
 
@@ -29,14 +31,14 @@ final class OwnerRecord: Sendable, LedgerListed {
 
     init(
         key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?,
-        parentLifetime: Lifetime?
+        parentLink: OwnerLink?
     ) {
         self.key = key
         self.id = id
         self.siteIndex = siteIndex
         self.created = created
         parentRecord = parent
-        self.parentLifetime = parentLifetime
+        self.parentLink = parentLink
     }
 
     var hasEnded: Bool { ended.load(ordering: .acquiring) }
@@ -89,4 +91,16 @@ final class OwnerRecord: Sendable, LedgerListed {
         if on { current.insert(flag) } else { current.remove(flag) }
         flags.store(current.rawValue, ordering: .relaxed)
     }
+}
+
+/// A lifetime's owner record once it tracks, shared with the records of its children, which may
+/// track first. Holds no lifetime and calls nothing: safe to read under the ledger's lock.
+final class OwnerLink: Sendable {
+    private let slot: Mutex<OwnerRecord?>
+
+    init(_ record: OwnerRecord?) { slot = Mutex(record) }
+
+    var record: OwnerRecord? { slot.withLock { $0 } }
+
+    func set(_ record: OwnerRecord) { slot.withLock { $0 = record } }
 }

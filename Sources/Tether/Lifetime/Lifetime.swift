@@ -63,6 +63,8 @@ public final class Lifetime: Sendable {
         var rest: [Item] = []
         var nextToken: UInt64 = 0
         var owner: OwnerRecord?
+        /// Made by ``linkToOwner()``; set with `owner`.
+        var ownerLink: OwnerLink?
         /// The object that tracks this lifetime, recorded with the ledger on or off.
         var tracker: ObjectIdentifier?
         /// Whether a child lifetime was ever adopted: its end is among the actions.
@@ -123,6 +125,7 @@ public final class Lifetime: Sendable {
             guard state.tracker == nil else { return (false, state.ended) }
             state.tracker = tracker
             state.owner = record
+            if let record { state.ownerLink?.set(record) }
             return (true, state.ended)
         }
         guard let record else { return }
@@ -143,6 +146,17 @@ public final class Lifetime: Sendable {
     public var ownerID: OwnerID? { ownerRecord?.id }
 
     var ownerRecord: OwnerRecord? { state.withLock { $0.owner } }
+
+    /// A link to the owner's record, for a child lifetime's owner that tracks before this
+    /// lifetime's does; made on the first request, so that other lifetimes pay nothing for it.
+    func linkToOwner() -> OwnerLink {
+        state.withLock { state in
+            if let link = state.ownerLink { return link }
+            let link = OwnerLink(state.owner)
+            state.ownerLink = link
+            return link
+        }
+    }
 
     /// Whether the lifetime has ended.
     public var isEnded: Bool { state.withLock { $0.ended } }

@@ -169,6 +169,26 @@ extension Adversarial {
             kept.take()
             #expect(fixture.ledger.counters == LedgerSnapshot.Counters())
         }
+
+        /// The parent's object goes, but a subscription attributed to it lives on: the parent
+        /// leaked, and covers its kept child, which tracked before it — even though the parent's
+        /// lifetime, through which the child found it, is gone.
+        @Test func aChildOfAParentThatLeakedAfterItWentIsNotReportedOnItsOwn() throws {
+            let fixture = LedgerFixture()
+            let subject = PassthroughSubject<Int, Never>()
+            let kept = Slot<Family.Child>()
+            let subscription = Slot<AnyCancellable>()
+            let parent = fixture.run { () -> OwnerID? in
+                let family = Family(children: 1)
+                kept.put(family.children[0])
+                subscription.put(subject.sink(attributedTo: family.bag) { _ in })
+                return family.bag.ownerID
+            }
+            fixture.passGracePeriod()
+            #expect(fixture.ledger.snapshot().leaks.map(\.owner) == [parent])
+            subscription.take()?.cancel()
+            kept.take()
+        }
     }
 }
 
