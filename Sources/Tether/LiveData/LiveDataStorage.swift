@@ -148,14 +148,11 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
         completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
-        // Not even listed for a moment: a dispatch running on another thread would call it.
-        guard !lifetime.isEnded else {
-            entry?.end(.cancelled)
-            return nil
-        }
+        // Listed inactive: no dispatch calls it before its lifetime has taken the action that
+        // removes it, which an ended lifetime runs at once.
         let slot = lock.withLock { _ -> LiveDataSlot in
             let slot = LiveDataSlot(
-                key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: isActive,
+                key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: false,
                 completion: completion)
             state.nextKey += 1
             state.slots.append(slot)
@@ -170,6 +167,7 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         let present = lock.withLock { _ -> Bool in
             guard slot.flags.load(ordering: .relaxed) & LiveDataSlot.removed == 0 else { return false }
             slot.setToken(token)
+            if isActive { slot.flags.store(LiveDataSlot.active, ordering: .relaxed) }
             return true
         }
         // Removed (or its lifetime ended) before the token was known: take the action back out.
