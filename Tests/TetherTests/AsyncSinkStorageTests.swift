@@ -2,8 +2,8 @@ import Testing
 
 @testable import Tether
 
-/// The hand-over between a `.concurrent` body's task and the storage's books: the task is made,
-/// and may run and finish, before the storage places it.
+/// The hand-over between a `.concurrent` body's task and the storage's books: the task is made
+/// before the storage places it, and its body waits at the ticket's gate until then.
 @Suite struct AsyncSinkStorageTests {
     private let ledger = Ledger(clock: ManualClock())
 
@@ -21,21 +21,6 @@ import Testing
         ticket.finished()
         #expect(storage.runningCount == 0)
         #expect(ledger.counters.tasks == 0)
-    }
-
-    @Test func aBodyThatFinishedBeforeItWasPlacedLeavesTheBooksAtOnce() {
-        let storage = concurrentStorage()
-        let ticket = storage.concurrentTicket()
-        ticket.finished()
-        #expect(ledger.counters.tasks == 0)
-        storage.place(ticket, task: Task {})
-        #expect(storage.runningCount == 0)
-        // Its slot is free again: the next body takes it, and leaving frees it once more.
-        let next = storage.concurrentTicket()
-        storage.place(next, task: Task {})
-        #expect(storage.runningCount == 1)
-        next.finished()
-        #expect(storage.runningCount == 0)
     }
 
     @Test func aBodyPlacedAfterCancelIsCancelledAndItsEntryEnds() {

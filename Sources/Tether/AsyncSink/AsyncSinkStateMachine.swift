@@ -24,7 +24,8 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     /// The books are a slab, not a dictionary: a body's id is its slot's index and the slot's
     /// generation, so finding it needs no hashing, and freed slots are reused (the books hold as
     /// many slots as bodies ever ran at once). The generation, bumped on each reuse, keeps the id
-    /// of a body that left the books (replaced by `.latest`, cancelled) from matching a newer one.
+    /// of a body that left the books (replaced by `.latest` while starting, cancelled) from
+    /// matching a newer one.
     private struct Slot {
         enum State {
             case free(nextFree: Int)

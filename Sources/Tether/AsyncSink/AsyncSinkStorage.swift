@@ -11,18 +11,15 @@ struct AsyncSinkStarter: Sendable {
 /// priority. A class: the task's generic closure captures one reference, not a struct of several
 /// (Benchmarks/README.md, "asyncSink").
 final class AsyncSinkTicket: Sendable {
-    /// `place` before the body has one in the books: a `.concurrent` body's task is made, and may
-    /// run and finish, before the storage's lock is taken to place it.
+    /// `place` before the body has one in the books, or when it never had one (turned away).
     private static let unplaced: UInt64 = 0
-    /// `place` once the body finished: a body placed after that leaves the books at once.
-    private static let finishedFirst = UInt64.max
 
     let storage: AsyncSinkStorage
     let entry: LedgerEntry?
     let priority: TaskPriority?
-    /// The body's id in the books plus one (an id never reaches `UInt64.max - 1`: its low half is
-    /// a slot's index), or one of the two markers above. Written once by each side: the storage
-    /// places it, under its lock; the body's task finishes it.
+    /// The body's id in the books plus one, or `unplaced`. A `.concurrent` body's is written
+    /// once, by the storage under its lock, before it opens the `gate`; the body reads it only
+    /// after passing the gate.
     private let place: Atomic<UInt64>
 
     /// Opened by the storage once the body's task is in its books (or turned away): see
@@ -43,17 +40,13 @@ final class AsyncSinkTicket: Sendable {
     /// inherited one from the sender's, nothing to bind (and no task-local to push).
     var bindsEntry: Bool { entry != nil || LedgerEntry.current != nil }
 
-    /// The storage put the body in its books as `id`; false if the body finished first (the
-    /// storage then takes it out again).
-    func placed(as id: UInt64) -> Bool {
-        place.compareExchange(expected: Self.unplaced, desired: id &+ 1, ordering: .acquiringAndReleasing)
-            .exchanged
-    }
+    /// The storage put the body in its books as `id` (before opening the gate).
+    func placed(as id: UInt64) { place.store(id &+ 1, ordering: .releasing) }
 
     /// The body returned, or was skipped because its task was cancelled before it began.
     func finished() {
         entry?.end(.ended)
-        let place = place.exchange(Self.finishedFirst, ordering: .acquiringAndReleasing)
+        let place = place.load(ordering: .acquiring)
         if place != Self.unplaced { storage.finished(id: place &- 1) }
     }
 }
@@ -106,15 +99,13 @@ final class AsyncSinkStorage: Sendable {
     }
 
     /// Puts a `.concurrent` body's task in the books; cancels it when the sink was cancelled
-    /// meanwhile. A body that finished already is taken out again at once.
+    /// meanwhile. Either way, then lets the body pass its gate: it cannot finish before.
     func place(_ ticket: AsyncSinkTicket, task: Task<Void, Never>) {
         let placed = state.withLock { machine in
             guard let id = machine.startedConcurrentBody(task: task, entry: ticket.entry) else {
                 return false
             }
-            // Taking it out again drops the slot's copies of the task and the entry under the
-            // lock; the caller still holds both, so nothing is deallocated here.
-            if !ticket.placed(as: id) { _ = machine.finished(id: id) }
+            ticket.placed(as: id)
             return true
         }
         if !placed {
