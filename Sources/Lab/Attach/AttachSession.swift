@@ -52,7 +52,10 @@ public final class AttachSession {
                 MainActor.assumeIsolated {
                     guard let self, self.generation == current else { return }
                     self.app?.receive(event)
-                    if case .disconnected = event { self.scheduleRetry() }
+                    // Closed by this side: attach is quitting, nothing to come back to.
+                    if case .disconnected(let reason) = event, reason != .closedByClient {
+                        self.scheduleRetry()
+                    }
                 }
             },
             completion: { [weak self] result in

@@ -37,7 +37,8 @@ import Darwin
 /// wakes the process every second, for as long as it runs.
 ///
 /// Lifetime: the connection lasts until the server closes it, ``close()`` is called, or the
-/// stream's iteration ends (its task is cancelled, or the stream is released). To reconnect,
+/// stream's iteration ends (its task is cancelled, or the stream is released; a client made with
+/// the callback `connect` has no stream to end). To reconnect,
 /// `connect` again to the same path. Thread-safe.
 public final class LedgerClient: Sendable {
     /// What happens on a connection after its hello.
@@ -121,7 +122,9 @@ public final class LedgerClient: Sendable {
 
     /// Connects to the ledger server at `path` without Swift concurrency: `completion` gets the
     /// client once the server said hello (or why it could not connect), then `events` gets each
-    /// event, both on `queue`, in order. The client's ``events`` stream is empty.
+    /// event, both on `queue`, in order. The client's ``events`` stream is empty, so the
+    /// connection lasts until ``close()`` or the server ends it: releasing the client does not
+    /// close it (`events` keeps it, as a callback would).
     ///
     /// ```swift
     /// LedgerClient.connect(to: path, queue: .main, events: { event in show(event) }) { result in
