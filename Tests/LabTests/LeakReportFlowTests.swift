@@ -52,6 +52,14 @@ import Tether
         #expect(lab.dump().stack == ["home", "two"])
     }
 
+    /// A hidden panel is not drawn, so it is not fed: Tab, which shows it, feeds it before it
+    /// selects a row — the leak found while it was hidden, not a row from before.
+    @Test func tabOnAHiddenInspectorSelectsFromTheLedgerAsItIsNow() async throws {
+        let lab = try await runLab("i " + leakyOrientation(1) + " Tab Enter", scenarios: Scenarios.all)
+        #expect(lab.dump().stack == ["home", "report"])
+        #expect(lab.screenText.contains("OrientationViewModel#1 leaked: alive"))
+    }
+
     @Test func hidingTheInspectorGivesTheKeysBack() async throws {
         let lab = try await runLab("Tab i")
         #expect(!lab.lab.inspectorHasFocus)

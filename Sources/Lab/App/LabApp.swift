@@ -100,16 +100,23 @@ public final class LabApp {
     /// Shows or hides the inspector panel; hiding it gives the keys back to the screens.
     public func toggleInspector() {
         showsInspector.toggle()
-        if !showsInspector { application.sidePanelHasFocus = false }
+        if showsInspector { feedInspector() } else { application.sidePanelHasFocus = false }
         application.setNeedsDisplay()
     }
 
     /// Gives the inspector the keys (showing it if hidden), with its first row selected.
     public func focusInspector() {
+        if !showsInspector { feedInspector() }
         showsInspector = true
         application.sidePanelHasFocus = true
         inspector.selectFirstIfNone()
         application.setNeedsDisplay()
+    }
+
+    /// Gives the inspector the ledger as it is now. Each frame that draws the panel does; a hidden
+    /// panel is not drawn, so showing it feeds it first, before anything picks a row from it.
+    private func feedInspector() {
+        inspector.update(InspectorSnapshot(environment.ledger.snapshot()))
     }
 
     /// Whether the inspector has the keys.
@@ -205,7 +212,7 @@ public final class LabApp {
             },
             render: { [weak self] buffer, area, theme in
                 guard let self else { return }
-                inspector.update(InspectorSnapshot(environment.ledger.snapshot()))
+                feedInspector()
                 let focused = application.sidePanelTakesKeys
                 inspector.render(
                     into: &buffer, area: area, style: LabStyle(theme: theme),
