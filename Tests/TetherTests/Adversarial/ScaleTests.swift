@@ -24,7 +24,6 @@ extension Adversarial {
             let holder = Slot(FuseHolder())
             let data = LiveData(0)
             let property = ObservedProperty(0)
-            let children = Slot<[DisposeBag]>([])
 
             /// Binds one `kind` to `bag`.
             func bind(_ kind: Kind, to bag: DisposeBag, owner: AnyObject) {
@@ -56,7 +55,7 @@ extension Adversarial {
             }
             // Tasks return on their own, after their owner went.
             await waitUntil { fixture.ledger.counters.tasks == 0 }
-            await Self.expectNothingLeft(fixture, [sources])
+            Self.expectNothingLeft(fixture, [sources])
         }
 
         /// Each binding on a source of its own: how a source scales with its own observers is not
@@ -86,7 +85,7 @@ extension Adversarial {
             #expect(ended.count == Self.bindings / Kind.allCases.count)
             #expect(ended == ended.sorted(by: >), "in reverse order of adding")
             await waitUntil { fixture.ledger.counters.tasks == 0 }
-            await Self.expectNothingLeft(fixture, sources)
+            Self.expectNothingLeft(fixture, sources)
         }
 
         /// The ledger as it was before the bindings, and the sources holding nothing of them. A
@@ -94,7 +93,7 @@ extension Adversarial {
         /// grace period passes, none is.
         static func expectNothingLeft(
             _ fixture: LedgerFixture, _ sources: [Sources], sourceLocation: SourceLocation = #_sourceLocation
-        ) async {
+        ) {
             let snapshot = fixture.ledger.snapshot()
             #expect(snapshot.counters == LedgerSnapshot.Counters(), sourceLocation: sourceLocation)
             #expect(snapshot.owners.isEmpty && snapshot.unowned.isEmpty, sourceLocation: sourceLocation)
