@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import Tether
 
@@ -30,16 +29,11 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let clock = ManualClock()
-        let ledger = Ledger(clock: clock, gracePeriod: gracePeriod)
-        let found = Mutex<[LeakReport]>([])
-        let watch = ledger.onLeak { report in found.withLock { $0.append(report) } }
-        defer { watch.cancel() }
-        try await Ledger.$current.withValue(ledger) { try await function() }
-        await NoLeaksTrait.waitForOwnersOnTheirWayOut(in: ledger)
-        clock.advance(by: gracePeriod)
-        for report in found.withLock({ $0 }) {
-            Issue.record(Comment(rawValue: report.description), sourceLocation: test.sourceLocation)
+        let tracker = LeakTracker(gracePeriod: gracePeriod)
+        try await tracker.run(function)
+        await NoLeaksTrait.waitForOwnersOnTheirWayOut(in: tracker.ledger)
+        for leak in tracker.report().leaks {
+            Issue.record(Comment(rawValue: leak.report.description), sourceLocation: test.sourceLocation)
         }
     }
 
