@@ -197,8 +197,9 @@ public struct InspectorSnapshot: Sendable, Equatable {
         }
     }
 
-    /// The serving side's count of snapshots taken, from 1; a gap means snapshots were dropped
-    /// for this client (it was slow, or they were coalesced). 0 for a snapshot not from a server.
+    /// The serving side's count of snapshots taken, from 1, across its clients: a gap means
+    /// snapshots this client did not get (it was slow, or another client joined and got one of
+    /// its own). 0 for a snapshot not from a server.
     public var sequence: Int
     /// When the snapshot was taken, on the serving ledger's clock: the x axis of a sparkline.
     public var time: Duration

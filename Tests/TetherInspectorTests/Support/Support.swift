@@ -64,14 +64,13 @@ func isSocket(_ path: String) -> Bool { SocketFile.identity(at: path) != nil }
 /// Records a client's events as they come, for whole-history assertions.
 final class EventLog: Sendable {
     private let storage = Mutex<[LedgerClient.Event]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
 
+    /// Reads until the connection ends (its last event), so the reading task ends by itself.
     init(_ client: LedgerClient) {
         let events = client.events
-        let started = Task { [self] in
+        Task { [self] in
             for await event in events { storage.withLock { $0.append(event) } }
         }
-        task.withLock { $0 = started }
     }
 
     var events: [LedgerClient.Event] { storage.withLock { $0 } }
