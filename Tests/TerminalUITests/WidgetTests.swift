@@ -15,6 +15,13 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
         #expect(render(p, width: 10, height: 4) == ["the quick ", "brown fox ", "jumps     ", "          "])
     }
 
+    @Test func paragraphHeightCountsTheWrappedRowsOfEveryLine() {
+        let lines = [Line("the quick brown fox jumps"), Line(""), Line("abcdefgh")]
+        #expect(Paragraph.height(of: lines, width: 10) == 3 + 1 + 1)
+        #expect(Paragraph.height(of: lines, width: 3) == 8 + 1 + 3)  // the|qui|ck|bro|wn|fox|jum|ps
+        #expect(Paragraph.height(of: lines, width: 0) == 0)
+    }
+
     @Test func paragraphBreaksLongWordsAndKeepsWideCharactersWhole() {
         #expect(render(Paragraph("abcdefgh"), width: 3, height: 3) == ["abc", "def", "gh "])
         #expect(render(Paragraph("中文字"), width: 3, height: 3) == ["中 ", "文 ", "字 "])

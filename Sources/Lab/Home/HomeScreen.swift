@@ -65,12 +65,12 @@ final class HomeScreen: Screen {
             ]),
         ]
         // The list comes first: with little room the spacer goes, then the intro's first line.
-        var introHeight = wrappedHeight(intro, width: inner.width)
+        var introHeight = Paragraph.height(of: intro, width: inner.width)
         var spacer = 1
         if introHeight + spacer + scenarios.count > inner.height { spacer = 0 }
         if introHeight + spacer + scenarios.count > inner.height, intro.count > 1 {
             intro.removeFirst()
-            introHeight = wrappedHeight(intro, width: inner.width)
+            introHeight = Paragraph.height(of: intro, width: inner.width)
         }
         introHeight = min(inner.height, introHeight)
         let parts = inner.rows([.fixed(introHeight), .fixed(spacer), .fill()])
@@ -89,10 +89,6 @@ final class HomeScreen: Screen {
             HomeScreen.row(for: $0, columns: columns, width: rowWidth, theme: theme)
         }
         list.render(into: &buffer, area: parts[2], state: &selection)
-    }
-
-    private func wrappedHeight(_ lines: [Line], width: Int) -> Int {
-        lines.reduce(0) { $0 + Paragraph.wrap($1, width: width).count }
     }
 
     /// One row of the list, fitted to `width` columns: number, title and pattern (padded to the

@@ -53,16 +53,12 @@ final class ScenarioSheet: Screen {
         // the keys still teach.
         let body = content.bodyRows > 0 ? 1 + content.bodyRows : 0
         var top = head + [""] + status
-        while !head.isEmpty, height(of: top, width: inner.width) + body > inner.height {
+        while !head.isEmpty, Paragraph.height(of: top, width: inner.width) + body > inner.height {
             head.removeFirst()
             top = head.isEmpty ? status : head + [""] + status
         }
-        let parts = inner.rows([.fixed(height(of: top, width: inner.width)), .fixed(1), .fill()])
+        let parts = inner.rows([.fixed(Paragraph.height(of: top, width: inner.width)), .fixed(1), .fill()])
         Paragraph(top, style: theme.text).render(into: &buffer, area: parts[0])
         content.renderBody(into: &buffer, area: parts[2], style: style)
-    }
-
-    private func height(of lines: [Line], width: Int) -> Int {
-        lines.reduce(0) { $0 + Paragraph.wrap($1, width: width).count }
     }
 }

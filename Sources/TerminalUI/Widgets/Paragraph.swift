@@ -53,6 +53,11 @@ public struct Paragraph: Widget, Sendable {
         }
     }
 
+    /// The rows `lines` take once wrapped to `width`.
+    public static func height(of lines: [Line], width: Int) -> Int {
+        lines.reduce(0) { $0 + wrap($1, width: width).count }
+    }
+
     /// Wraps a line into rows no wider than `width`, breaking at spaces where it can and
     /// inside words longer than a row. Never splits a wide character.
     public static func wrap(_ line: Line, width: Int) -> [Line] {

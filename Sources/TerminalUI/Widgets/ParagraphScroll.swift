@@ -32,7 +32,7 @@ public struct ParagraphScroll: Hashable, Sendable {
 
     /// Renders `paragraph` into `area` from the scroll position, kept within the text.
     public mutating func render(_ paragraph: Paragraph, into buffer: inout Buffer, area: Rect) {
-        total = paragraph.lines.reduce(0) { $0 + Paragraph.wrap($1, width: area.width).count }
+        total = Paragraph.height(of: paragraph.lines, width: area.width)
         page = max(1, area.height - 1)
         offset = min(offset, max(0, total - area.height))
         var shown = paragraph
