@@ -103,6 +103,28 @@ import Tether
         #expect(app.stack.ids == ["home", "sheet"])
     }
 
+    /// Keys are routed by the frame as it is now, not as last drawn: a panel shown by one key
+    /// takes the next, though no frame was drawn between them.
+    @Test func aPanelShownBetweenTwoKeysTakesTheSecond() {
+        let (app, _, _, _) = makeApp(width: 30, height: 8)
+        let shown = Recorder()
+        let taken = Recorder()
+        app.sidePanel = Application.SidePanel(
+            placement: { _ in shown.events.isEmpty ? nil : .trailing(width: 10) }, render: { _, _, _ in },
+            handle: { key, _ in
+                taken.events.append("\(key)")
+                return true
+            })
+        app.sidePanelHasFocus = true
+        app.render()
+        #expect(!app.sidePanelTakesKeys)
+        shown.events.append("shown")
+        #expect(app.sidePanelTakesKeys)
+        app.send(.enter)
+        #expect(taken.events.count == 1)
+        #expect(app.stack.ids == ["home"], "the panel took Enter")
+    }
+
     @Test func onlyTheTopScreenGetsKeys() {
         let (app, _, home, _) = makeApp()
         app.send(.enter)

@@ -44,8 +44,6 @@ public final class Application {
     /// process exits or re-raises the signal that ended it: where a program removes what it
     /// made (a served socket) however it ends.
     public var onShutdown: (@MainActor () -> Void)?
-    /// Whether the last frame showed the side panel.
-    var isSidePanelShown = false
 
     private struct GlobalKey {
         var hint: KeyHint?
@@ -142,7 +140,7 @@ public final class Application {
         return handled
     }
 
-    /// Whether keys go to the side panel first: it has the focus, the last frame showed it, and no
+    /// Whether keys go to the side panel first: it has the focus, the frame shows it, and no
     /// overlay covers it.
     public var sidePanelTakesKeys: Bool {
         guard sidePanelHasFocus, isSidePanelShown, sidePanel?.handle != nil, let top = stack.top else {

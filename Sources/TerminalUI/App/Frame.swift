@@ -53,40 +53,60 @@ extension Application {
         }
     }
 
+    /// Where the frame's parts go in `area`; nil below `minimumSize` (or in no area), where the
+    /// frame says how big the terminal must be instead.
+    struct Layout {
+        var header: Rect?
+        /// Between header and footer: the screens' frame, and the side panel's.
+        var body: Rect
+        var footer: Rect?
+        var screens: Rect
+        var sidePanel: Rect?
+    }
+
+    func layout(in area: Rect) -> Layout? {
+        guard !area.isEmpty, area.size.contains(minimumSize) else { return nil }
+        var layout = Layout(body: area, screens: area)
+        if let header, header.height > 0 {
+            let parts = layout.body.rows([.fixed(header.height), .fill()])
+            layout.header = parts[0]
+            layout.body = parts[1]
+        }
+        if layout.body.height > 1 {
+            let parts = layout.body.rows([.fill(), .fixed(1)])
+            layout.body = parts[0]
+            layout.footer = parts[1]
+        }
+        layout.screens = layout.body
+        if let placement = sidePanel?.placement(layout.body) {
+            let parts =
+                switch placement {
+                case .trailing(let width): layout.body.columns([.fill(), .fixed(width)])
+                case .bottom(let height): layout.body.rows([.fill(), .fixed(height)])
+                }
+            layout.screens = parts[0]
+            if !parts[1].isEmpty { layout.sidePanel = parts[1] }
+        }
+        return layout
+    }
+
+    /// Whether the frame on the terminal as it is now has room for the side panel, and shows it.
+    var isSidePanelShown: Bool { layout(in: Rect(size: backend.size))?.sidePanel != nil }
+
     /// Paints the whole frame into `buffer`: header, side panel, the screens from the topmost
     /// full-screen one up, footer — or, below `minimumSize`, how big the terminal must be.
     public func paint(into buffer: inout Buffer) {
         let area = buffer.area
         guard !area.isEmpty else { return }
-        if !area.size.contains(minimumSize) {
+        guard let layout = layout(in: area) else {
             paintTooSmall(into: &buffer, area: area)
             return
         }
-        var body = area
-        if let header, header.height > 0 {
-            let parts = body.rows([.fixed(header.height), .fill()])
-            header.render(&buffer, parts[0], theme)
-            body = parts[1]
-        }
-        var footer: Rect?
-        if body.height > 1 {
-            let parts = body.rows([.fill(), .fixed(1)])
-            body = parts[0]
-            footer = parts[1]
-        }
-        var screensArea = body
-        isSidePanelShown = false
-        if let sidePanel, let placement = sidePanel.placement(body) {
-            let parts: [Rect]
-            switch placement {
-            case .trailing(let width): parts = body.columns([.fill(), .fixed(width)])
-            case .bottom(let height): parts = body.rows([.fill(), .fixed(height)])
-            }
-            screensArea = parts[0]
-            isSidePanelShown = !parts[1].isEmpty
-            sidePanel.render(&buffer, parts[1], theme)
-        }
-        if let footer {
+        if let header, let rect = layout.header { header.render(&buffer, rect, theme) }
+        let body = layout.body
+        let screensArea = layout.screens
+        if let sidePanel, let rect = layout.sidePanel { sidePanel.render(&buffer, rect, theme) }
+        if let footer = layout.footer {
             let screenHints =
                 sidePanelTakesKeys ? sidePanel?.keyHints() ?? [] : stack.top.map(footerHints) ?? []
             let hints = Application.fit(screen: screenHints, global: globalHints, width: footer.width)
