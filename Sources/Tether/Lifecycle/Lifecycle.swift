@@ -32,7 +32,14 @@ public final class Lifecycle: Sendable {
         }
     }
 
-    private typealias Observer = (key: UInt64, handler: @Sendable (State) -> Void)
+    /// One `observe` registration. `cancelled` is set by its cancel before it leaves the list,
+    /// so a step already being told skips it without looking the list up again.
+    private final class Observer: Sendable {
+        let handler: @Sendable (State) -> Void
+        let cancelled = Atomic<Bool>(false)
+
+        init(_ handler: @escaping @Sendable (State) -> Void) { self.handler = handler }
+    }
 
     private struct Storage {
         var state: State = .initialized
@@ -43,7 +50,6 @@ public final class Lifecycle: Sendable {
         var undelivered: [State] = []
         var delivering = false
         var observers: [Observer] = []
-        var nextKey: UInt64 = 0
     }
 
     /// Ends when the lifecycle reaches `destroyed`; bindings owned by the screen go in it.
@@ -97,20 +103,20 @@ public final class Lifecycle: Sendable {
     public func observe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
     ) -> AnyCancellable {
-        let (key, current) = storage.withLock { storage -> (UInt64, State) in
-            let key = storage.nextKey
-            storage.nextKey += 1
+        let observer = Observer(handler)
+        let current = storage.withLock { storage -> State in
             if storage.state != .destroyed || storage.delivering {
-                storage.observers.append((key, handler))
+                storage.observers.append(observer)
             }
             // While a move is being told, the state being told, not the one it moves to: the
             // steps still to come follow, in order.
-            return (key, storage.told)
+            return storage.told
         }
         if receiveCurrent { handler(current) }
         return AnyCancellable { [weak self] in
+            observer.cancelled.store(true, ordering: .releasing)
             let removed = self?.storage.withLock { storage in
-                storage.observers.firstIndex { $0.key == key }.map { storage.observers.remove(at: $0) }
+                storage.observers.firstIndex { $0 === observer }.map { storage.observers.remove(at: $0) }
             }
             _ = removed  // the handler is released here, after unlocking
         }
@@ -127,7 +133,10 @@ public final class Lifecycle: Sendable {
                 return (storage.told, storage.observers)
             }
             guard let (state, observers) = next else { return }
-            for (key, handler) in observers where isObserving(key) { handler(state) }
+            // One cancelled by an earlier handler of the same step is not told it.
+            for observer in observers where !observer.cancelled.load(ordering: .acquiring) {
+                observer.handler(state)
+            }
             if state == .destroyed {
                 let released = storage.withLock { storage in
                     defer { storage.observers.removeAll() }
@@ -137,12 +146,6 @@ public final class Lifecycle: Sendable {
                 lifetime.end()
             }
         }
-    }
-
-    /// Whether the observation `key` is still registered: one cancelled by an earlier handler of
-    /// the same step is not called for it.
-    private func isObserving(_ key: UInt64) -> Bool {
-        storage.withLock { storage in storage.observers.contains { $0.key == key } }
     }
 }
 
