@@ -7,7 +7,9 @@ extension Ledger {
     /// The handler runs on the thread that ran the verdict (the clock's), after the ledger is
     /// unlocked: it may take a snapshot or end lifetimes. Calls to one handler never overlap, and
     /// none starts after its cancellation has returned (a cancel from another thread waits for a
-    /// call in progress). Costs nothing while no handler is registered.
+    /// call in progress — so a handler must not wait for a thread that may cancel its watch, as
+    /// `DispatchQueue.main.sync` would for the main thread). Costs nothing while no handler is
+    /// registered.
     ///
     /// ```swift
     /// let watch = Ledger.shared.onLeak { report in
