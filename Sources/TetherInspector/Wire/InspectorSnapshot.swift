@@ -190,7 +190,7 @@ public struct InspectorSnapshot: Sendable, Equatable {
                 site: event.site.map(Site.init), message: event.message)
         }
 
-        /// One line for a log view, as ``LedgerEvent/summary`` prints it.
+        /// One line for a log view, as Tether's `LedgerEvent.summary` prints it.
         public var summary: String {
             LedgerEvent.summary(
                 kind: kind, entryKind: entryKind, owner: owner, message: message, site: site?.description)
