@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Combine exists on Apple platforms only; everywhere else OpenCombine stands in for it.
