@@ -30,7 +30,9 @@ build: deps
 run: build
 	@"$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/tether-lab" $(LAB_ARGS)
 
-# Builds everything, fails on any warning in the project's own files, then runs every suite.
+# Builds everything, fails on any warning in the project's own files, then runs the logic tests
+# in parallel and, apart and one at a time, the tests that measure the wall clock: those carry
+# the `.timing` tag and live in suites named `Timing` (swift test filters by name, not by tag).
 test: deps
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|warning:|Compiling|Build" | grep -v "/.build/" | grep -vE "^\[" ; \
 	  status=$${PIPESTATUS[0]}; \
@@ -39,7 +41,9 @@ test: deps
 	    echo "tether: the build has warnings in the project's own files (Swift 6, no warnings):" >&2; \
 	    grep -E "^/.*: warning:" .build-warnings.log | grep -v "/.build/" | sort -u >&2; exit 1; \
 	  fi
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip '/Timing/'
+	@echo "tether: the tests that measure the wall clock (tag .timing), one at a time"
+	$(SWIFT) test --skip-build --filter '/Timing/' --no-parallel
 
 tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DTETHER_TSAN --filter TetherTests

@@ -75,27 +75,30 @@ let package = Package(
                 "Lab", "TerminalUI", "TetherInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // What every test target shares: one seeded generator, one bounded wait, the tags.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "TetherTests",
             dependencies: [
-                "Tether", "TetherTesting",
+                "Tether", "TetherTesting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]),
         .executableTarget(name: "tui-demo", dependencies: ["TerminalUI", "Tether"]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "Tether", "tui-demo"]),
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "TerminalUITesting", "Tether", "tui-demo", "TestSupport"]),
         .testTarget(
             name: "LabTests",
             dependencies: [
-                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab",
+                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab", "TestSupport",
             ]),
         // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
         .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),
         .testTarget(
             name: "TetherInspectorTests",
             dependencies: [
-                "TetherInspector", "Tether", "inspector-demo",
+                "TetherInspector", "Tether", "inspector-demo", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

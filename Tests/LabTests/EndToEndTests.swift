@@ -104,84 +104,6 @@ import Darwin
         #expect(pty.isCooked)
     }
 
-    /// An idle lab blocks until a key, a signal or its own timer. At home, before anything
-    /// ran on the global executor, the process makes no voluntary context switch at all over a
-    /// quiet window. After a sheet was presented and dismissed, the lab's own (main) thread stays
-    /// asleep; the process as a whole may wake about once a second, because once Swift's global
-    /// executor has run a task, Linux libdispatch keeps a 1 Hz pool monitor on its manager thread
-    /// (`_dispatch_workq_monitor_pools`) — not the lab's doing, and not something it can turn off.
-    /// The windows are the one wait here that is not a condition: idleness is what they measure.
-    @Test(
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
-    func idleLabDoesNotWakeUp() throws {
-        let pty = try startHome()
-        idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
-        var before = try #require(pty.voluntaryContextSwitches)
-        idle(pty, for: .milliseconds(1500))
-        var after = try #require(pty.voluntaryContextSwitches)
-        #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s at home")
-
-        pty.send(.character("1"))
-        #expect(pty.waitFor("Orientation (bound)"))
-        pty.send(.escape)
-        #expect(pty.waitFor("dismissed"))
-        idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
-        before = try #require(pty.voluntaryContextSwitches)
-        let mainBefore = try #require(Self.mainThreadSwitches(pty.pid))
-        idle(pty, for: .seconds(2))
-        after = try #require(pty.voluntaryContextSwitches)
-        let mainAfter = try #require(Self.mainThreadSwitches(pty.pid))
-        #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
-        #expect(after - before <= 3, "\(after - before) wake-ups in 2 s after a sheet")
-        pty.send(.character("q"))
-        #expect(pty.waitForExit() == .exited(0))
-    }
-
-    /// Serving costs no wake-up, and neither does watching: a lab serving at home and attach
-    /// connected to it sleep on every thread while nothing changes. After a leaky sheet — whose
-    /// leak reaches attach — attach still sleeps on every thread (it never runs on Swift's global
-    /// executor: its connection runs on the main actor); the lab's own thread sleeps, and the
-    /// lab as a whole may wake about once a second for libdispatch's pool monitor (see above:
-    /// the scenarios' tasks and the ledger's verdict timer run on the global queues).
-    @Test(
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
-    func anIdleServingLabAndItsAttachDoNotWakeUp() throws {
-        let directory = try SocketDirectory()
-        let path = directory("lab.sock")
-        let lab = try LabTerminal.serving(at: path)
-        let attach = try LabTerminal.attach(path)
-        idle([lab, attach], for: .milliseconds(300))
-        var labBefore = try #require(lab.voluntaryContextSwitches)
-        var attachBefore = try #require(attach.voluntaryContextSwitches)
-        idle([lab, attach], for: .milliseconds(1500))
-        var labAfter = try #require(lab.voluntaryContextSwitches)
-        var attachAfter = try #require(attach.voluntaryContextSwitches)
-        #expect(
-            labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
-        #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
-
-        lab.send(.character("m"))
-        lab.send(.character("1"))
-        #expect(lab.waitForScreen("Orientation (leaky)"))
-        lab.send(.escape)
-        #expect(attach.waitForScreen("OrientationViewModel#1 LEAKED"))
-        idle([lab, attach], for: .milliseconds(600))
-        labBefore = try #require(lab.voluntaryContextSwitches)
-        attachBefore = try #require(attach.voluntaryContextSwitches)
-        let mainBefore = try #require(Self.mainThreadSwitches(lab.pid))
-        idle([lab, attach], for: .seconds(2))
-        labAfter = try #require(lab.voluntaryContextSwitches)
-        attachAfter = try #require(attach.voluntaryContextSwitches)
-        let mainAfter = try #require(Self.mainThreadSwitches(lab.pid))
-        #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 2 s")
-        #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
-        #expect(labAfter - labBefore <= 3, "\(labAfter - labBefore) wake-ups of the serving lab in 2 s")
-        lab.send(.character("q"))
-        attach.send(.character("q"))
-        #expect(lab.waitForExit() == .exited(0))
-        #expect(attach.waitForExit() == .exited(0))
-    }
-
     /// The test terminal shows what the lab drew: home on a pseudo-terminal reads, row for row,
     /// as the headless lab's last frame of the same size.
     @Test func theTestTerminalShowsWhatTheLabDraws() throws {
@@ -255,6 +177,91 @@ import Darwin
                 guard let n = Int(p) else { return false }
                 return (30...49).contains(n) || (90...107).contains(n)
             }
+        }
+    }
+}
+
+extension EndToEndTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
+        let base = EndToEndTests()
+
+        /// An idle lab blocks until a key, a signal or its own timer. At home, before anything
+        /// ran on the global executor, the process makes no voluntary context switch at all over a
+        /// quiet window. After a sheet was presented and dismissed, the lab's own (main) thread stays
+        /// asleep; the process as a whole may wake about once a second, because once Swift's global
+        /// executor has run a task, Linux libdispatch keeps a 1 Hz pool monitor on its manager thread
+        /// (`_dispatch_workq_monitor_pools`) — not the lab's doing, and not something it can turn off.
+        /// The windows are the one wait here that is not a condition: idleness is what they measure.
+        @Test(
+            .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+        func idleLabDoesNotWakeUp() throws {
+            let pty = try base.startHome()
+            base.idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
+            var before = try #require(pty.voluntaryContextSwitches)
+            base.idle(pty, for: .milliseconds(1500))
+            var after = try #require(pty.voluntaryContextSwitches)
+            #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s at home")
+
+            pty.send(.character("1"))
+            #expect(pty.waitFor("Orientation (bound)"))
+            pty.send(.escape)
+            #expect(pty.waitFor("dismissed"))
+            base.idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
+            before = try #require(pty.voluntaryContextSwitches)
+            let mainBefore = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
+            base.idle(pty, for: .seconds(2))
+            after = try #require(pty.voluntaryContextSwitches)
+            let mainAfter = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
+            #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+            #expect(after - before <= 3, "\(after - before) wake-ups in 2 s after a sheet")
+            pty.send(.character("q"))
+            #expect(pty.waitForExit() == .exited(0))
+        }
+
+        /// Serving costs no wake-up, and neither does watching: a lab serving at home and attach
+        /// connected to it sleep on every thread while nothing changes. After a leaky sheet — whose
+        /// leak reaches attach — attach still sleeps on every thread (it never runs on Swift's global
+        /// executor: its connection runs on the main actor); the lab's own thread sleeps, and the
+        /// lab as a whole may wake about once a second for libdispatch's pool monitor (see above:
+        /// the scenarios' tasks and the ledger's verdict timer run on the global queues).
+        @Test(
+            .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+        func anIdleServingLabAndItsAttachDoNotWakeUp() throws {
+            let directory = try SocketDirectory()
+            let path = directory("lab.sock")
+            let lab = try LabTerminal.serving(at: path)
+            let attach = try LabTerminal.attach(path)
+            base.idle([lab, attach], for: .milliseconds(300))
+            var labBefore = try #require(lab.voluntaryContextSwitches)
+            var attachBefore = try #require(attach.voluntaryContextSwitches)
+            base.idle([lab, attach], for: .milliseconds(1500))
+            var labAfter = try #require(lab.voluntaryContextSwitches)
+            var attachAfter = try #require(attach.voluntaryContextSwitches)
+            #expect(
+                labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
+            #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
+
+            lab.send(.character("m"))
+            lab.send(.character("1"))
+            #expect(lab.waitForScreen("Orientation (leaky)"))
+            lab.send(.escape)
+            #expect(attach.waitForScreen("OrientationViewModel#1 LEAKED"))
+            base.idle([lab, attach], for: .milliseconds(600))
+            labBefore = try #require(lab.voluntaryContextSwitches)
+            attachBefore = try #require(attach.voluntaryContextSwitches)
+            let mainBefore = try #require(EndToEndTests.mainThreadSwitches(lab.pid))
+            base.idle([lab, attach], for: .seconds(2))
+            labAfter = try #require(lab.voluntaryContextSwitches)
+            attachAfter = try #require(attach.voluntaryContextSwitches)
+            let mainAfter = try #require(EndToEndTests.mainThreadSwitches(lab.pid))
+            #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 2 s")
+            #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+            #expect(labAfter - labBefore <= 3, "\(labAfter - labBefore) wake-ups of the serving lab in 2 s")
+            lab.send(.character("q"))
+            attach.send(.character("q"))
+            #expect(lab.waitForExit() == .exited(0))
+            #expect(attach.waitForExit() == .exited(0))
         }
     }
 }

@@ -1,4 +1,5 @@
 import TerminalUI
+import TestSupport
 import Testing
 import Tether
 
@@ -8,20 +9,8 @@ import Tether
 /// included: it must never crash, and in bound mode nothing may be left after `q`.
 @MainActor
 @Suite struct FuzzTests {
-    /// SplitMix64: a small deterministic generator, so a failing seed can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func keys(count: Int, seed: UInt64, allowModeSwitch: Bool) -> [KeyStep] {
-        var rng = SplitMix(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var pool: [KeyStep] = [
             "1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
             "Tab", "Space", "Left", "Right", "PageDown", "Home", "x", "0", "Backspace", "F1",

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TerminalUI
@@ -26,25 +27,13 @@ import Testing
         return cx
     }
 
-    /// A reproducible generator (SplitMix64).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "a", "bc", " ", "xyz", "中", "😀", "e\u{301}", "👍🏽", "\t", "\r\n", "\r", "\n", "\u{7F}", "é", "│",
         "\u{301}", "🇫🇷", "a\u{200D}", "文字", "\u{00AD}", "\u{200B}", "~",
     ]
 
     @Test func matchesOneCharacterAtATimeOnMixedText() {
-        var rng = Generator(state: 42)
+        var rng = SeededGenerator(seed: 42)
         for _ in 0..<4_000 {
             let area = Rect(
                 x: Int.random(in: 0...2, using: &rng), y: 0, width: Int.random(in: 0...7, using: &rng),
@@ -77,7 +66,7 @@ import Testing
     /// Long ASCII runs are scanned eight bytes at a time and stored a word per cell: control
     /// bytes, DEL, non-ASCII and the area's edges fall at every offset within those eight.
     @Test func longRunsMatchOneCharacterAtATimeInEveryStyle() {
-        var rng = Generator(state: 7)
+        var rng = SeededGenerator(seed: 7)
         let pieces = [
             "abcdefgh", "0123456", "xy", " ", "~", "\u{7F}", "\t", "\u{1F}", "é", "中", "e\u{301}", "😀",
         ]

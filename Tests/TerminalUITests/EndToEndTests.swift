@@ -1,4 +1,5 @@
 import TerminalUITesting
+import TestSupport
 import Testing
 
 @testable import TerminalUI
@@ -117,20 +118,6 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(pty.isCooked)
     }
 
-    @Test func escDismissesWithoutTheOneSecondDelay() throws {
-        let pty = try startDemo()
-        pty.send(.enter)
-        #expect(pty.waitFor("A sheet over"))
-        let mark = pty.output.count
-        let start = ContinuousClock.now
-        pty.send(.escape)
-        // Dismissing repaints what the sheet covered; ncurses' default Esc delay is 1 s.
-        #expect(pty.waitFor("😀", since: mark, timeout: .seconds(5)))
-        #expect(ContinuousClock.now - start < .milliseconds(900))
-        pty.send("q")
-        #expect(pty.waitForExit() == .exited(0))
-    }
-
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aSignalRestoresTheTerminalAndEndsByIt(signal: Int32) throws {
         let pty = try startDemo()
@@ -148,23 +135,6 @@ private func colorParameters(in output: String) -> [Int] {
         pty.send(.ctrl("c"))
         #expect(pty.waitForExit() == .exited(0))
         #expect(pty.isCooked)
-    }
-
-    @Test(.enabled(if: hasProcFS, "counts wake-ups in /proc")) func anIdleAppDoesNotWakeUp() throws {
-        let pty = try startDemo()
-        #expect(pty.waitFor("last sheet result: none"))
-        pty.send("+")
-        #expect(pty.waitFor("1"))
-        // Let the frame after "+" settle; this window only asserts the absence of wake-ups.
-        let settle = ContinuousClock.now + .milliseconds(300)
-        while ContinuousClock.now < settle { pty.pump(milliseconds: 50) }
-        let before = try #require(pty.voluntaryContextSwitches)
-        let window = ContinuousClock.now + .seconds(1)
-        while ContinuousClock.now < window { pty.pump(milliseconds: 100) }
-        let after = try #require(pty.voluntaryContextSwitches)
-        #expect(after - before <= 1, "woke \(after - before) times while idle")
-        pty.send("q")
-        #expect(pty.waitForExit() == .exited(0))
     }
 
     @Test func tooSmallSaysWhatItNeedsUntilItGrows() throws {
@@ -245,17 +215,6 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(pty.isCooked)
     }
 
-    @Test func aHangUpWithoutSIGHUPQuitsPromptlyWith129() throws {
-        // Not the controlling terminal, so closing the master sends no SIGHUP: the input just
-        // ends. Before the fix the read source fired forever and the process never exited.
-        let pty = try startDemo(controllingTerminal: false)
-        #expect(pty.waitFor("last sheet result: none"))
-        let start = ContinuousClock.now
-        pty.hangUp()
-        #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))
-        #expect(ContinuousClock.now - start < .seconds(5))
-    }
-
     @Test(arguments: [(SIGSEGV, true), (SIGABRT, true), (SIGSEGV, false), (SIGABRT, false)])
     func aCrashRestoresTheTerminalAndStillDiesByTheSignal(signal: Int32, backtrace: Bool) throws {
         disableCoreDumps()
@@ -276,6 +235,53 @@ private func colorParameters(in output: String) -> [Int] {
             let restored = try #require(after.range(of: leaveAlternateScreen))
             let report = try #require(after.range(of: "Program crashed"))
             #expect(restored.upperBound <= report.lowerBound)
+        }
+    }
+}
+
+extension EndToEndTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
+        @Test func escDismissesWithoutTheOneSecondDelay() throws {
+            let pty = try startDemo()
+            pty.send(.enter)
+            #expect(pty.waitFor("A sheet over"))
+            let mark = pty.output.count
+            let start = ContinuousClock.now
+            pty.send(.escape)
+            // Dismissing repaints what the sheet covered; ncurses' default Esc delay is 1 s.
+            #expect(pty.waitFor("😀", since: mark, timeout: .seconds(5)))
+            #expect(ContinuousClock.now - start < .milliseconds(900))
+            pty.send("q")
+            #expect(pty.waitForExit() == .exited(0))
+        }
+
+        @Test(.enabled(if: hasProcFS, "counts wake-ups in /proc")) func anIdleAppDoesNotWakeUp() throws {
+            let pty = try startDemo()
+            #expect(pty.waitFor("last sheet result: none"))
+            pty.send("+")
+            #expect(pty.waitFor("1"))
+            // Let the frame after "+" settle; this window only asserts the absence of wake-ups.
+            let settle = ContinuousClock.now + .milliseconds(300)
+            while ContinuousClock.now < settle { pty.pump(milliseconds: 50) }
+            let before = try #require(pty.voluntaryContextSwitches)
+            let window = ContinuousClock.now + .seconds(1)
+            while ContinuousClock.now < window { pty.pump(milliseconds: 100) }
+            let after = try #require(pty.voluntaryContextSwitches)
+            #expect(after - before <= 1, "woke \(after - before) times while idle")
+            pty.send("q")
+            #expect(pty.waitForExit() == .exited(0))
+        }
+
+        @Test func aHangUpWithoutSIGHUPQuitsPromptlyWith129() throws {
+            // Not the controlling terminal, so closing the master sends no SIGHUP: the input just
+            // ends. Before the fix the read source fired forever and the process never exited.
+            let pty = try startDemo(controllingTerminal: false)
+            #expect(pty.waitFor("last sheet result: none"))
+            let start = ContinuousClock.now
+            pty.hangUp()
+            #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 }

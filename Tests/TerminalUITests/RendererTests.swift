@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TerminalUI
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func diffMatchesACellByCellComparison() {
-        var rng = BufferPaintingTests.Generator(state: 11)
+        var rng = SeededGenerator(seed: 11)
         let pieces = ["a", "bc", " ", "中", "😀", "e\u{301}", "👍🏽", "🇫🇷", "文字", "xyz"]
         let styles = [Style.plain, .bold, Style(foreground: .green), Style(background: .indexed(90))]
         for _ in 0..<2_000 {

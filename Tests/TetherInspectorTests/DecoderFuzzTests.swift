@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
+import TestSupport
 import Testing
 import Tether
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 
@@ -64,39 +65,6 @@ import Darwin
         #expect(
             log.snapshots.map(\.sequence) == [1, 2], "nothing between the first snapshot and the marker's")
         #expect(try await server.inspect { !$0.isTimerArmed })
-    }
-
-    /// Thousands of changes in a burst: a handful of snapshots, at least 100 ms apart, each a
-    /// real one, the last with the last change. The system clock here, not a manual one: the
-    /// snapshots' times are what shows their pace.
-    @Test func aBurstOfChangesIsCoalescedToAtMostTenSnapshotsASecond() async throws {
-        let ledger = Ledger()
-        let server = try LedgerServer.start(at: path, ledger: ledger)
-        defer { server.stop() }
-        let (_, log) = try await connect()
-        await log.waitForSnapshot()
-        let start = ContinuousClock.now
-        for change in 1...3_000 {
-            ledger.note("\(change)")
-            if change % 100 == 0 { await Task.yield() }
-        }
-        await log.waitForSnapshot { $0.notes.last == "3000" }
-        let elapsed = ContinuousClock.now - start
-        let paced = log.snapshots.dropFirst()
-        #expect(
-            paced.count <= 2 + Int(elapsed / .milliseconds(100)), "\(paced.count) snapshots in \(elapsed)")
-        #expect(paced.map(\.sequence) == Array(2..<2 + paced.count), "a fast client misses none")
-        var previous = 0
-        for snapshot in paced {
-            // A real snapshot: the log's newest notes, consecutive, further along than the last one.
-            let numbers = snapshot.notes.compactMap { Int($0) }
-            #expect(numbers == Array((numbers.first ?? 0)..<(numbers.first ?? 0) + numbers.count))
-            #expect((numbers.last ?? 0) > previous)
-            previous = numbers.last ?? 0
-        }
-        for (earlier, later) in zip(paced, paced.dropFirst()) {
-            #expect(later.time - earlier.time >= .milliseconds(99), "\(later.time - earlier.time) apart")
-        }
     }
 
     /// A client that reads nothing while the ledger changes: the server keeps serving, and when
@@ -304,5 +272,47 @@ import Darwin
         second.stop()
         #expect(!isSocket(path))
         unlink(moved)
+    }
+}
+
+extension LedgerServerTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
+        let base: LedgerServerTests
+
+        init() throws { base = try LedgerServerTests() }
+
+        /// Thousands of changes in a burst: a handful of snapshots, at least 100 ms apart, each a
+        /// real one, the last with the last change. The system clock here, not a manual one: the
+        /// snapshots' times are what shows their pace.
+        @Test func aBurstOfChangesIsCoalescedToAtMostTenSnapshotsASecond() async throws {
+            let ledger = Ledger()
+            let server = try LedgerServer.start(at: base.path, ledger: ledger)
+            defer { server.stop() }
+            let (_, log) = try await base.connect()
+            await log.waitForSnapshot()
+            let start = ContinuousClock.now
+            for change in 1...3_000 {
+                ledger.note("\(change)")
+                if change % 100 == 0 { await Task.yield() }
+            }
+            await log.waitForSnapshot { $0.notes.last == "3000" }
+            let elapsed = ContinuousClock.now - start
+            let paced = log.snapshots.dropFirst()
+            #expect(
+                paced.count <= 2 + Int(elapsed / .milliseconds(100)), "\(paced.count) snapshots in \(elapsed)")
+            #expect(paced.map(\.sequence) == Array(2..<2 + paced.count), "a fast client misses none")
+            var previous = 0
+            for snapshot in paced {
+                // A real snapshot: the log's newest notes, consecutive, further along than the last one.
+                let numbers = snapshot.notes.compactMap { Int($0) }
+                #expect(numbers == Array((numbers.first ?? 0)..<(numbers.first ?? 0) + numbers.count))
+                #expect((numbers.last ?? 0) > previous)
+                previous = numbers.last ?? 0
+            }
+            for (earlier, later) in zip(paced, paced.dropFirst()) {
+                #expect(later.time - earlier.time >= .milliseconds(99), "\(later.time - earlier.time) apart")
+            }
+        }
     }
 }

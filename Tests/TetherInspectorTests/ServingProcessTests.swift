@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Tether
 
@@ -80,33 +81,42 @@ import Darwin
         #expect(try await LedgerClient.connect(to: path).hello.pid == next.pid)
         #expect(await next.sendExit() == 0)
     }
-
-    /// Idle costs nothing: a serving process whose ledger does not change wakes none of its
-    /// threads — with no client, and with a client attached after changes. The windows are the
-    /// one wait here that is not a condition: idleness is what they measure.
-    // Linux only (it reads /proc), and not under TSan, whose runtime wakes a thread of its own.
-    #if os(Linux) && !TETHER_TSAN
-    @Test func anIdleServingProcessWakesNoThread() async throws {
-        let demo = try await DemoProcess(serving: path)
-        #expect(try await wakeUps(of: demo) == 0, "with no client")
-
-        let log = EventLog(try await LedgerClient.connect(to: path))
-        await demo.send("bind 2")
-        await demo.send("note changed")
-        await log.waitForSnapshot { $0.notes == ["changed"] && $0.owners.count == 2 }
-        #expect(try await wakeUps(of: demo) == 0, "with a client attached, after changes")
-        #expect(demo.threadCount >= 2, "the event loop threads were counted too")
-        #expect(await demo.sendExit() == 0)
-    }
-
-    /// The process's voluntary context switches, all threads, over 1.5 s of quiet (after 300 ms
-    /// for the last writes and reads to finish).
-    func wakeUps(of demo: DemoProcess) async throws -> Int {
-        try await Task.sleep(for: .milliseconds(300))
-        let before = try #require(demo.voluntaryContextSwitches)
-        try await Task.sleep(for: .milliseconds(1500))
-        let after = try #require(demo.voluntaryContextSwitches)
-        return after - before
-    }
-    #endif
 }
+
+// Linux only (it reads /proc), and not under TSan, whose runtime wakes a thread of its own.
+#if os(Linux) && !TETHER_TSAN
+extension ServingProcessTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
+        let base: ServingProcessTests
+
+        init() throws { base = try ServingProcessTests() }
+
+        /// Idle costs nothing: a serving process whose ledger does not change wakes none of its
+        /// threads — with no client, and with a client attached after changes. The windows are the
+        /// one wait here that is not a condition: idleness is what they measure.
+        @Test func anIdleServingProcessWakesNoThread() async throws {
+            let demo = try await DemoProcess(serving: base.path)
+            #expect(try await wakeUps(of: demo) == 0, "with no client")
+
+            let log = EventLog(try await LedgerClient.connect(to: base.path))
+            await demo.send("bind 2")
+            await demo.send("note changed")
+            await log.waitForSnapshot { $0.notes == ["changed"] && $0.owners.count == 2 }
+            #expect(try await wakeUps(of: demo) == 0, "with a client attached, after changes")
+            #expect(demo.threadCount >= 2, "the event loop threads were counted too")
+            #expect(await demo.sendExit() == 0)
+        }
+
+        /// The process's voluntary context switches, all threads, over 1.5 s of quiet (after 300 ms
+        /// for the last writes and reads to finish).
+        func wakeUps(of demo: DemoProcess) async throws -> Int {
+            try await Task.sleep(for: .milliseconds(300))
+            let before = try #require(demo.voluntaryContextSwitches)
+            try await Task.sleep(for: .milliseconds(1500))
+            let after = try #require(demo.voluntaryContextSwitches)
+            return after - before
+        }
+    }
+}
+#endif

@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 

@@ -33,17 +33,3 @@ struct LedgerFixture {
     /// Lets the grace period pass, running the verdicts that fall due.
     func passGracePeriod() { clock.advance(by: ledger.gracePeriod) }
 }
-
-/// Yields until `condition` holds — a wait on a condition, not on time. Records an issue after a
-/// generous bound instead of hanging the run when the condition never comes.
-/// Runs on the caller's actor, so the condition may read that actor's state.
-func waitUntil(
-    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    for _ in 0..<1_000_000 {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("waited for a condition that never held", sourceLocation: sourceLocation)
-}

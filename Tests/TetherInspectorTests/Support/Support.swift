@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 
@@ -16,20 +17,6 @@ import Darwin
 // the futex `Synchronization.Mutex` uses on Linux.
 typealias Mutex<Value> = SanitizerMutex<Value>
 #endif
-
-/// Waits until `condition` holds, checking every millisecond — a wait on a condition, not on
-/// time. Records an issue after a generous bound instead of hanging the run when it never holds.
-func waitUntil(
-    _ what: String = "a condition", within bound: Duration = .seconds(20),
-    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
-) async rethrows {
-    let deadline = ContinuousClock.now + bound
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    Issue.record("waited for \(what), which never held", sourceLocation: sourceLocation)
-}
 
 /// A fresh directory per test, short enough for socket paths (~104 bytes), removed at the end.
 final class TemporaryDirectory {
@@ -129,22 +116,5 @@ final class LeakyOwner {
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
         kept = events.sink(attributedTo: bag) { [self] _ in _ = self.kept }
-    }
-}
-
-/// A deterministic random number generator (SplitMix64): the same seed, the same cases.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
