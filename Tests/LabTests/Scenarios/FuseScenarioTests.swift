@@ -13,15 +13,21 @@ import Tether
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("3 r r"))
         #expect(lab.dump().stack == ["home", "fuse"])
-        #expect(lab.screenText.contains("Fuse (bound)"))
-        #expect(lab.screenText.contains("#1 landscapeLeft (mapped #2)"))
-        #expect(lab.screenText.contains("consumer #1 (this forwarder)  3 values  receiving"))
-        #expect(lab.screenText.contains("fuse intact"))
+        let forwarder = try lab.viewModel(as: ForwarderViewModel.self)
+        #expect(forwarder.mode == .bound)
+        #expect(forwarder.mapped == 3)
+        #expect(forwarder.lastMapped == "portraitUpsideDown (mapped #3)")
+        #expect(
+            forwarder.consumer.subscriptions == [
+                OrientationConsumer.Subscription(
+                    number: 1, forwarder: "ForwarderViewModel#1", values: 3, nils: 0, state: .receiving)
+            ])
+        #expect(forwarder.subscriptionNumber == 1)
+        #expect(forwarder.isFuseBlown == false)
     }
 
     @Test func boundDismissalBlowsTheFuseAndTheConsumerSeesFinished() async throws {
-        // Wide enough that the consumer's status line is not wrapped beside the inspector.
-        let lab = HeadlessLab(size: Size(width: 160, height: 40))
+        let lab = HeadlessLab()
         let baseline = lab.dump().counters
         await lab.run(try KeyScript.parse("3 r r Esc wait:400 r"))
         #expect(lab.dump().counters == baseline)
@@ -29,9 +35,12 @@ import Tether
         #expect(snapshot.owners.isEmpty)
         #expect(snapshot.unowned.isEmpty, "the consumer holds no live entry")
         await lab.run(try KeyScript.parse("3"))
-        #expect(lab.screenText.contains("#1 .finished — the fuse blew"))
-        #expect(lab.screenText.contains("finished: fuse blew"))
-        #expect(!lab.screenText.contains("nil"))
+        let consumer = try lab.viewModel(as: ForwarderViewModel.self).consumer
+        #expect(
+            consumer.subscription(1)
+                == OrientationConsumer.Subscription(
+                    number: 1, forwarder: "ForwarderViewModel#1", values: 3, nils: 0, state: .finished))
+        #expect(consumer.subscriptions.allSatisfy { $0.nils == 0 }, "no nil ever reached the consumer")
     }
 
     @Test func leakyConsumerKeepsReceivingNilNamedByTheHandOver() async throws {
@@ -49,8 +58,11 @@ import Tether
         #expect(dump.counters.zombies == 2, "one zombie per nil after dismissal")
         #expect(dump.counters.viewModels == 0, "the forwarder itself is gone")
         await lab.run(try KeyScript.parse("3"))
-        #expect(lab.screenText.contains("#1 nil — its forwarder is gone"))
-        #expect(lab.screenText.contains("3 values  2 nils"))
+        let consumer = try lab.viewModel(as: ForwarderViewModel.self).consumer
+        #expect(
+            consumer.subscription(1)
+                == OrientationConsumer.Subscription(
+                    number: 1, forwarder: "ForwarderViewModel#1", values: 3, nils: 2, state: .receiving))
     }
 }
 

@@ -9,12 +9,13 @@ import Tether
 @Suite struct LiveDataScenarioTests {
     @Test func threePanelsReceiveEveryValue() async throws {
         let lab = try await runLab("2 r", scenarios: Scenarios.all)
-        let text = lab.screenText
-        #expect(text.contains("LiveData (bound)"))
-        for name in ["A", "B", "C"] { #expect(text.contains("Panel \(name)")) }
-        #expect(text.contains("observers on the LiveData 3"))
+        let model = try lab.viewModel(as: LiveDataViewModel.self)
+        #expect(model.mode == .bound)
+        #expect(model.panels.map(\.name) == ["A", "B", "C"])
+        #expect(model.observerCount == 3)
         // The current value on registration, then the rotation.
-        #expect(text.components(separatedBy: "received 2").count - 1 == 3)
+        #expect(model.panels.map(\.received) == [2, 2, 2])
+        #expect(model.panels.map(\.last) == [.landscapeLeft, .landscapeLeft, .landscapeLeft])
         #expect(lab.dump().counters.observers == 3)
         #expect(lab.dump().counters.viewModels == 4, "the view model and its three panels")
     }
@@ -38,7 +39,7 @@ import Tether
 
     @Test func leakyObserversPileUpAcrossPresentations() async throws {
         let lab = try await runLab("m 2 Esc wait:400 2", scenarios: Scenarios.all)
-        #expect(lab.screenText.contains("observers on the LiveData 6"))
+        #expect(try lab.viewModel(as: LiveDataViewModel.self).observerCount == 6)
         #expect(lab.dump().counters.leaks == 1)
     }
 }

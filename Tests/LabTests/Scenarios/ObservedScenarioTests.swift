@@ -11,43 +11,49 @@ import Tether
     @Test func arrowsChangeTheValuesAndTheLogShowsWillAndDid() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("5 Right Right Down"))
-        #expect(lab.screenText.contains("Observed (bound)"))
-        #expect(lab.screenText.contains("A 2   B -1"))
-        #expect(lab.screenText.contains("will A → 1"))
-        #expect(lab.screenText.contains("did  A 1 → 2"))
-        #expect(lab.screenText.contains("did  B 0 → -1"))
+        let model = try lab.viewModel(as: ObservedViewModel.self)
+        #expect(model.mode == .bound)
+        #expect(model.a == 2 && model.b == -1)
+        let heard: [ObservedViewModel.Heard] = [
+            .will("A", to: 1), .did("A", from: 0, to: 1), .will("A", to: 2), .did("A", from: 1, to: 2),
+            .will("B", to: -1), .did("B", from: 0, to: -1),
+        ]
+        #expect(model.heard.items == heard)
     }
 
     @Test func bindMakesTheValuesFollowEachOtherAndUnbindSeversThem() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("5 b Right"))
-        #expect(lab.screenText.contains("A 1   B 1   A ⇄ B bound"))
+        let model = try lab.viewModel(as: ObservedViewModel.self)
+        #expect(model.a == 1 && model.b == 1 && model.isBound)
         #expect(lab.dump().counters.observers == 4, "three observations and the binding")
         await lab.run(try KeyScript.parse("Up u Right"))
-        #expect(lab.screenText.contains("A 3   B 2   not bound"))
+        #expect(model.a == 3 && model.b == 2 && !model.isBound)
         #expect(lab.dump().counters.observers == 3)
     }
 
     @Test func disableSilencesTheLogObservations() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("5 d Right"))
-        #expect(lab.screenText.contains(".disabled"))
-        #expect(!lab.screenText.contains("will A → 1"))
+        let model = try lab.viewModel(as: ObservedViewModel.self)
+        #expect(model.logA?.kind == .disabled && model.logB?.kind == .disabled)
+        #expect(model.heard.items.isEmpty)
         await lab.run(try KeyScript.parse("d Right"))
-        #expect(lab.screenText.contains("will A → 2"))
+        #expect(model.heard.items == [ObservedViewModel.Heard.will("A", to: 2), .did("A", from: 1, to: 2)])
     }
 
     @Test func obsoleteStopsTheTallyAndCleansePurgesIt() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("5 Right o Right"))
-        #expect(lab.screenText.contains("tally of A's changes 1"))
-        #expect(lab.screenText.contains("obsolete, held until c"))
+        let model = try lab.viewModel(as: ObservedViewModel.self)
+        #expect(model.tallied == 1)
+        #expect(model.tallyState == .obsolete)
         #expect(lab.dump().counters.observers == 3, "an obsolete observation is still held")
         await lab.run(try KeyScript.parse("c"))
-        #expect(lab.screenText.contains("purged"))
+        #expect(model.tallyState == .purged)
         #expect(lab.dump().counters.observers == 2)
         await lab.run(try KeyScript.parse("o Right"))
-        #expect(lab.screenText.contains("tally of A's changes 1"))
+        #expect(model.tallyState == .live && model.tallied == 1)
         #expect(lab.dump().counters.observers == 3)
     }
 
@@ -56,7 +62,8 @@ import Tether
         await lab.run(try KeyScript.parse("5 Right r r"))
         #expect(lab.dump().stack == ["home", "observed"])
         #expect(lab.dump().orientation == "portraitUpsideDown")
-        #expect(lab.screenText.contains("A 1   B 0"))
+        let model = try lab.viewModel(as: ObservedViewModel.self)
+        #expect(model.a == 1 && model.b == 0)
     }
 
     @Test func boundObservationsAndBindingEndWithTheSheet() async throws {

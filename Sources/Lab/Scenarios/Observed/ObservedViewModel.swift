@@ -22,6 +22,12 @@ final class ObservedViewModel {
         case purged
     }
 
+    /// One call of a log observation, as the log's lines tell it in words.
+    enum Heard: Equatable {
+        case will(String, to: Int)
+        case did(String, from: Int, to: Int)
+    }
+
     @Observed var a = 0
     @Observed var b = 0
 
@@ -29,6 +35,8 @@ final class ObservedViewModel {
     let mode: Mode
     /// The will/did log, oldest first.
     private(set) var log = BoundedLog<String>(capacity: 200)
+    /// What the log observations heard, oldest first.
+    private(set) var heard = BoundedLog<Heard>(capacity: 200)
     private(set) var isBound = false
     /// A's and B's log observations.
     private(set) var logA: PropertyObservation?
@@ -146,8 +154,10 @@ final class ObservedViewModel {
 
     private func record(_ name: String, _ new: Int, _ old: Int?) {
         if let old {
+            heard.append(.did(name, from: old, to: new))
             note("did  \(name) \(old) → \(new)")
         } else {
+            heard.append(.will(name, to: new))
             note("will \(name) → \(new)")
         }
     }
