@@ -117,6 +117,22 @@ import Darwin
         #expect(socketMode(path) == nil, "the headless lab removes its socket when its input ends")
     }
 
+    /// `--dump json` of a lab whose accumulation sheet was visited three times, leaky: the
+    /// growing site, with its signature, and no leak.
+    @Test func attachDumpsGrowth() throws {
+        let lab = try HeadlessServingLab(keys: "m 7 Esc 7 Esc 7 Esc wait:400", serving: path)
+        let result = try LabBinary.run(["attach", path, "--dump", "json"])
+        #expect(result.status == 0)
+        let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
+        #expect(dump.leaks.isEmpty)
+        #expect(dump.growth.map(\.owner) == ["AppSession#1"])
+        #expect(dump.growth.map(\.kind) == ["subscription"])
+        #expect(dump.growth.map(\.live) == [3])
+        #expect(dump.growth.first?.site.hasPrefix("AccumulationViewModel.swift:") == true)
+        #expect(dump.growth.first?.signature.hasPrefix("AppSession grows subscription Lab/") == true)
+        #expect(lab.stop() == 0)
+    }
+
     /// What attach says for each bad input: one line on stderr, exit code 2, nothing on stdout.
     func expectOneLineError(
         _ arguments: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
