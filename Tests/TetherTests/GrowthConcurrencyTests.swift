@@ -7,6 +7,11 @@ private final class Service: Sendable {
     init() { bag.track(self) }
 }
 
+/// One call site for every subscription a service keeps.
+private func store(_ subscription: AnyCancellable, in service: Service) {
+    subscription.store(in: service.bag)
+}
+
 @Suite struct GrowthConcurrencyTests {
     /// Eight threads: four bind into services of their own (half of it cancelled again), four
     /// checkpoint and read snapshots meanwhile. The counts come out exact, and a service that
@@ -15,14 +20,14 @@ private final class Service: Sendable {
         let fixture = LedgerFixture()
         let ledger = fixture.ledger
         let services = fixture.run { (0..<4).map { _ in Service() } }
-        let updates = PassthroughSubject<Int, Never>()
         await withTaskGroup(of: Void.self) { group in
             for service in services {
                 group.addTask {
+                    let updates = PassthroughSubject<Int, Never>()
                     for round in 0..<50 {
                         let subscription = updates.sink { _ in }
                         if round.isMultiple(of: 2) {
-                            subscription.store(in: service.bag)
+                            store(subscription, in: service)
                         } else {
                             subscription.cancel()
                         }
@@ -39,8 +44,9 @@ private final class Service: Sendable {
             }
         }
         #expect(ledger.counters.subscriptions == 4 * 25)
+        let updates = PassthroughSubject<Int, Never>()
         for _ in 0..<3 {
-            updates.sink { _ in }.store(in: services[0].bag)
+            store(updates.sink { _ in }, in: services[0])  // the same call site as in the race
             ledger.checkpoint()
         }
         let growth = ledger.snapshot().growth

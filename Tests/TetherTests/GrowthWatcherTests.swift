@@ -40,41 +40,37 @@ import Testing
     /// A task the handler starts runs on another thread but inherits the handler's task-local
     /// values: its cancel must still wait for the call, or the call outlives the cancel.
     @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
-        let cancelling = Atomic<Bool>(false)
-        let cancelReturned = Atomic<Bool>(false)
-        let outlived = Atomic<Bool>(false)
+        let flags = Flags()
         let slot = LockedBox<GrowthWatcher?>(nil)
         let watcher = GrowthWatcher { _ in
             Task {
-                cancelling.store(true, ordering: .releasing)
+                flags.cancelling.store(true, ordering: .releasing)
                 slot.withLock { $0 }?.cancel()
-                cancelReturned.store(true, ordering: .releasing)
+                flags.cancelReturned.store(true, ordering: .releasing)
             }
             // Until the task is cancelling, then a little longer: time for a cancel that does not
             // wait to return.
             let started = ContinuousClock.now
-            while !cancelling.load(ordering: .acquiring), ContinuousClock.now < started + .seconds(2) {}
+            while !flags.cancelling.load(ordering: .acquiring), ContinuousClock.now < started + .seconds(2) {}
             let until = ContinuousClock.now + .milliseconds(20)
-            while ContinuousClock.now < until, !cancelReturned.load(ordering: .acquiring) {}
-            outlived.store(cancelReturned.load(ordering: .acquiring), ordering: .releasing)
+            while ContinuousClock.now < until, !flags.cancelReturned.load(ordering: .acquiring) {}
+            flags.outlived.store(flags.cancelReturned.load(ordering: .acquiring), ordering: .releasing)
         }
         slot.withLock { $0 = watcher }
         watcher.tell([report(1)])
-        await waitUntil { cancelReturned.load(ordering: .acquiring) }
-        #expect(!outlived.load(ordering: .acquiring), "the cancel returned while the call was running")
+        await waitUntil { flags.cancelReturned.load(ordering: .acquiring) }
+        let callOutlivedCancel = flags.outlived.load(ordering: .acquiring)
+        #expect(!callOutlivedCancel, "the cancel returned while the call was running")
     }
 
     @Test func callsFromManyThreadsNeverOverlapAndNoneStartsAfterCancelReturns() async {
-        let inside = Atomic<Int>(0)
-        let overlaps = Atomic<Int>(0)
-        let cancelled = Atomic<Bool>(false)
-        let late = Atomic<Int>(0)
+        let flags = Flags()
         let watcher = GrowthWatcher { _ in
-            if inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 1 {
-                overlaps.add(1, ordering: .relaxed)
+            if flags.inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 1 {
+                flags.overlaps.add(1, ordering: .relaxed)
             }
-            if cancelled.load(ordering: .acquiring) { late.add(1, ordering: .relaxed) }
-            inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            if flags.cancelReturned.load(ordering: .acquiring) { flags.late.add(1, ordering: .relaxed) }
+            flags.inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
         let reports = (1...20).map(report)
         await withTaskGroup(of: Void.self) { group in
@@ -83,10 +79,23 @@ import Testing
             }
             group.addTask {
                 watcher.cancel()
-                cancelled.store(true, ordering: .releasing)
+                flags.cancelReturned.store(true, ordering: .releasing)
             }
         }
-        #expect(overlaps.load(ordering: .relaxed) == 0)
-        #expect(late.load(ordering: .relaxed) == 0)
+        let (overlapping, afterCancel) = (
+            flags.overlaps.load(ordering: .relaxed), flags.late.load(ordering: .relaxed)
+        )
+        #expect(overlapping == 0)
+        #expect(afterCancel == 0)
     }
+}
+
+/// What the racing tests observe, from any thread.
+private final class Flags: Sendable {
+    let cancelling = Atomic<Bool>(false)
+    let cancelReturned = Atomic<Bool>(false)
+    let outlived = Atomic<Bool>(false)
+    let inside = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+    let late = Atomic<Int>(0)
 }
