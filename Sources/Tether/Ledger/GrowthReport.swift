@@ -30,7 +30,9 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
 
     /// Makes a report; the ledger makes them at its checkpoints, a tool that carries reports
     /// (a wire client) makes them again from their fields.
-    public init(owner: OwnerID, ownerSite: CallSite, kind: EntryKind, site: CallSite, counts: [Int], live: Int) {
+    public init(
+        owner: OwnerID, ownerSite: CallSite, kind: EntryKind, site: CallSite, counts: [Int], live: Int
+    ) {
         self.owner = owner
         self.ownerSite = ownerSite
         self.kind = kind
@@ -78,16 +80,19 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
 
     /// How growth of this kind is usually fixed.
     private var fix: String {
-        let holder = "\(owner.typeName)'s"
-        switch kind {
+        let holder = owner.typeName
+        return switch kind {
         case .subscription:
-            return "bind the subscription to the screen that makes it (`.store(in: model.bag)`), not to \(holder) bag"
+            "bind the subscription to the screen that makes it (`.store(in: model.bag)`), "
+                + "not to \(holder)'s bag"
         case .task:
-            return "store the task in the bag of the screen that starts it, not in \(holder), or cancel it when that screen goes"
+            "store the task in the bag of the screen that starts it, not in \(holder)'s, "
+                + "or cancel it when that screen goes"
         case .observer:
-            return "observe with the bag of the screen that observes (`disposeBag: model.bag`), not \(holder), or stop observing when it goes"
+            "observe with the bag of the screen that observes (`disposeBag: model.bag`), "
+                + "not \(holder)'s, or stop observing when it goes"
         case .binding:
-            return "unbind the properties when the screen that bound them goes"
+            "unbind the properties when the screen that bound them goes"
         }
     }
 }

@@ -23,7 +23,7 @@ struct GrowthSite: Hashable, Comparable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(owner.key)
         hasher.combine(site)
-        hasher.combine(kind)
+        hasher.combine(kind.order)  // not the kind itself: that would hash its name
     }
 
     /// Owners in the order they were made, then sites in the order first recorded.
@@ -33,7 +33,14 @@ struct GrowthSite: Hashable, Comparable {
 }
 
 extension EntryKind {
-    fileprivate var order: Int { EntryKind.allCases.firstIndex(of: self) ?? 0 }
+    fileprivate var order: Int {
+        switch self {
+        case .subscription: 0
+        case .task: 1
+        case .observer: 2
+        case .binding: 3
+        }
+    }
 }
 
 extension LedgerState {
@@ -44,7 +51,8 @@ extension LedgerState {
         for entry in entries {
             // Entries of an ended owner are judged by its leak verdict, never as growth.
             guard let owner = entry.owner, owner.isListed, !owner.hasEnded else { continue }
-            counts[GrowthSite(owner: owner, site: entry.siteIndex.rawValue, kind: entry.kind), default: 0] += 1
+            counts[GrowthSite(owner: owner, site: entry.siteIndex.rawValue, kind: entry.kind), default: 0] +=
+                1
         }
         let growing = growth.tracker.checkpoint(counts)
         var started: [GrowthReport] = []
