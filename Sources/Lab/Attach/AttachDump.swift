@@ -2,8 +2,8 @@ import TetherInspector
 
 /// What `tether-lab attach PATH --dump json` prints: one snapshot of the process at PATH —
 /// `process`, `pid`, `counters` (integers, as the protocol names them), `owners` with their
-/// entries, `leaks` with their signatures, and `growth`: the sites growing now. Call sites are `File.swift:LINE`, as the lab's
-/// own dump prints them.
+/// entries, `leaks` with their signatures, and `growth`: the sites growing now. Call sites are
+/// `File.swift:LINE`, as the lab's own dump prints them.
 ///
 /// Decoded by whoever reads attach's output; made by ``init(hello:snapshot:)``. A plain value:
 /// `Sendable`.

@@ -4,9 +4,9 @@ import TetherInspector
 
 extension Inspector {
     /// Paints the inspector into `area`: a box titled `title`, then the filter (while there is
-    /// one), the counters, the growing sites, the leak groups, the owner tree and the event log. The selection is
-    /// shown only while `focused` (the inspector has the keys); the box is drawn in the accent
-    /// color then.
+    /// one), the counters, the growing sites, the leak groups, the owner tree and the event log.
+    /// The selection is shown only while `focused` (the inspector has the keys); the box is drawn
+    /// in the accent color then.
     func render(
         into buffer: inout Buffer, area: Rect, style: LabStyle, title: String = " Inspector ", focused: Bool
     ) {

@@ -3,8 +3,8 @@ import Tether
 import TetherInspector
 
 /// The inspector: the counters with their change and a sparkline of their last minute, the sites
-/// growing under owners that never end, the leaks grouped by signature with a count, the owner tree (owner → entries with kind, call site, values
-/// delivered and age), and the event log.
+/// growing under owners that never end, the leaks grouped by signature with a count, the owner
+/// tree (owner → entries with kind, call site, values delivered and age), and the event log.
 ///
 /// One component, two sources: the lab feeds it its own ledger's snapshots, `tether-lab attach`
 /// the snapshots a ``LedgerServer`` sends; both as an `InspectorSnapshot`, through ``update(_:)``,

@@ -3,8 +3,8 @@ import TetherInspector
 
 /// What the inspector lists for one snapshot: the growing sites, the leak groups, and the owner
 /// tree — leaked owners first, then ended ones, then the living, each in the order it was made,
-/// its entries under it unless collapsed — all narrowed by the filter. Pure: the same snapshot, filter and collapsed
-/// owners give the same content. A plain value: `Sendable`.
+/// its entries under it unless collapsed — all narrowed by the filter. Pure: the same snapshot,
+/// filter and collapsed owners give the same content. A plain value: `Sendable`.
 struct InspectorContent: Sendable, Equatable {
     /// What the selection can rest on. Entries are named by their owner and position, so a
     /// selection survives a new snapshot of the same tree.
