@@ -112,7 +112,8 @@ import Tether
         let lab = try await runLab("m 7 Esc 7", scenarios: Scenarios.all)
         let text = lab.screenText
         #expect(text.contains("Accumulation (leaky)"))
-        #expect(text.contains(".store(in: session.bag)") && text.contains(".store(in: &session.cancellables)"))
+        #expect(text.contains(".store(in: session.bag)"))
+        #expect(text.contains(".store(in: &session.cancellables)"))
         #expect(text.contains("three visits"))
         #expect(text.contains("subscription stored in AppSession#1's bag"))
         #expect(text.contains("the session's bag holds 2 subscriptions from these sheets"))
