@@ -69,6 +69,33 @@ import Darwin
         #expect(attach.isCooked)
     }
 
+    /// Three leaky visits of the accumulation sheet in the serving lab: attach lists the growing
+    /// site above the leaks, and Enter opens its report.
+    @Test func aGrowingSiteInTheServingLabAppearsInAttach() throws {
+        let lab = try LabTerminal.serving(at: path)
+        let attach = try LabTerminal.attach(path)
+        #expect(attach.waitForScreen("tether-lab  pid \(lab.pid)  ● connected"))
+        lab.send(.character("m"))
+        for _ in 0..<3 {
+            lab.send(.character("7"))
+            #expect(lab.waitForScreen("Accumulation (leaky)"))
+            lab.send(.escape)
+            #expect(lab.waitForScreen("> 7  Accumulation"))
+        }
+        #expect(attach.waitForScreen("Growing: 1 site"))
+        #expect(attach.waitForScreen("AppSession#1 ← AccumulationViewModel.swift:"))
+        #expect(attach.waitForScreen("3 live +1/rep"))
+        attach.send(.down)
+        attach.send(.enter)
+        #expect(attach.waitForScreen("Growth report — Esc closes"))
+        #expect(attach.waitForScreen("AppSession#1 grows: 3 subscriptions"))
+        lab.send(.character("q"))
+        #expect(lab.waitForExit() == .exited(0))
+        attach.send(.escape)
+        attach.send(.character("q"))
+        #expect(attach.waitForExit() == .exited(0))
+    }
+
     /// A lab killed outright leaves its socket behind: attach shows the banner; the next lab at
     /// the path replaces the stale socket, and attach reconnects by itself.
     @Test func aKilledLabGivesTheBannerAndTheNextOneIsReconnectedTo() throws {
