@@ -73,7 +73,8 @@ public final class ScreenStack {
     }
 
     /// Dismisses `screen` and every screen above it; the root cannot be dismissed.
-    /// Its presenter's `onResult` gets `result`, then the screen below is resumed.
+    /// Unless `screen` is an overlay, its ledger is checkpointed once the screens are released;
+    /// then its presenter's `onResult` gets `result`, and the screen below is resumed.
     public func dismiss(_ screen: any Screen, result: Any? = nil) {
         guard !isTearingDown, let index = entries.firstIndex(where: { $0.screen === screen }), index > 0
         else {
