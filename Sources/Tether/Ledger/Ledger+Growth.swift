@@ -30,10 +30,11 @@ extension Ledger {
     /// released.
     ///
     /// The handler runs on the thread that called ``checkpoint()``, after the ledger is
-    /// unlocked: it may take a snapshot, end lifetimes or checkpoint again (what that finds is
-    /// handed to it after it returns). Calls never overlap, and none starts after its
-    /// cancellation has returned: a cancel from another thread waits for a call in progress, so
-    /// a handler must not wait for a thread that may cancel its watch.
+    /// unlocked — or, when it is already running, on its own thread after it returns: calls never
+    /// overlap. It may take a snapshot, end lifetimes or checkpoint again (what that finds is
+    /// handed to it after it returns). No call starts after its cancellation has returned: a
+    /// cancel from another thread waits for a call in progress, so a handler must not wait for a
+    /// thread that may cancel its watch.
     ///
     /// ```swift
     /// let watch = Ledger.shared.onGrowth { report in
