@@ -20,6 +20,7 @@ let package = Package(
         suite("Delivery"),
         suite("Lifetimes"),
         suite("Tasks"),
+        suite("Growth"),
         suite("Inspector", extra: [.product(name: "TetherInspector", package: "Tether")]),
         // As the root package's CNcurses: ncurses without pkg-config, whose flags SwiftPM refuses.
         // Its users also use TerminalUI, which links the library for each platform.

@@ -11,7 +11,7 @@ struct LabCommand: ParsableCommand {
         abstract: "Tether Lab: watch subscriptions, tasks and observers live and die with their screens.",
         discussion: """
             Without options the lab opens on the terminal (standard input and output must be a \
-            terminal). Keys: 1-6 or ↑/↓ and Enter present a scenario, r rotates, m switches \
+            terminal). Keys: 1-7 or ↑/↓ and Enter present a scenario, r rotates, m switches \
             bound/leaky for the next sheet, i toggles the inspector, Tab gives it the keys (↑/↓ \
             select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits.
 
@@ -24,7 +24,7 @@ struct LabCommand: ParsableCommand {
 
             When the keys run out the state is printed as it is. q tears every screen down \
             first, then lets the grace period pass, so after q in bound mode every counter is 0. \
-            --dump json prints {orientation, stack, mode, counters, leaks} pretty-printed with \
+            --dump json prints {orientation, stack, mode, counters, leaks, growth} pretty-printed with \
             sorted keys; --dump screen prints the last frame as text.
 
             --serve PATH serves the lab's ledger on a Unix socket (mode 0600), so that \

@@ -108,7 +108,7 @@ import TetherInspector
         let dump = AttachDump(hello: hello, snapshot: WireFixtures.snapshot())
         let object = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(dump)) as? [String: Any])
-        #expect(Set(object.keys) == ["process", "pid", "counters", "owners", "leaks"])
+        #expect(Set(object.keys) == ["process", "pid", "counters", "owners", "leaks", "growth"])
         #expect(dump.process == "myapp" && dump.pid == 4242)
         #expect(
             dump.owners.first?.entries.first
@@ -121,5 +121,30 @@ import TetherInspector
                     signature: "OrientationViewModel ← task App/OrientationViewModel.swift:46"))
         let counters = try #require(object["counters"] as? [String: Int])
         #expect(counters["leaks"] == 3 && counters["owners"] == 6)
+        #expect(dump.growth.isEmpty)
+        let growing = AttachDump(hello: hello, snapshot: WireFixtures.growingSnapshot())
+        #expect(
+            growing.growth == [
+                AttachDump.Growth(
+                    owner: "Model#2", kind: "subscription", site: "Model.swift:33", live: 3,
+                    signature: "Model grows subscription App/Model.swift:33")
+            ])
+    }
+
+    /// Attach shows growth in the same inspector as the lab: above the leaks, Enter opens it.
+    @Test func aGrowingSiteIsListedAndEnterOpensItsReport() {
+        let (app, backend) = attach()
+        app.receive(.snapshot(WireFixtures.growingSnapshot()))
+        let text = screen(app, backend)
+        #expect(text.contains("Growing: 1 site"))
+        #expect(text.contains("Model#2 ← Model.swift:33 3 live +1/rep"))
+        app.application.send(.down)
+        app.application.send(.enter)
+        #expect(app.application.stack.ids == ["attach", "growth-report"])
+        let report = screen(app, backend)
+        #expect(report.contains("Model#2 grows: 3 subscriptions at Model.swift:33"))
+        #expect(report.contains("Esc close"), "the footer says how to close it")
+        app.application.send(.escape)
+        #expect(app.application.stack.ids == ["attach"])
     }
 }

@@ -69,6 +69,33 @@ import Darwin
         #expect(attach.isCooked)
     }
 
+    /// Three leaky visits of the accumulation sheet in the serving lab: attach lists the growing
+    /// site above the leaks, and Enter opens its report.
+    @Test func aGrowingSiteInTheServingLabAppearsInAttach() throws {
+        let lab = try LabTerminal.serving(at: path)
+        let attach = try LabTerminal.attach(path)
+        #expect(attach.waitForScreen("tether-lab  pid \(lab.pid)  ● connected"))
+        lab.send(.character("m"))
+        for _ in 0..<3 {
+            lab.send(.character("7"))
+            #expect(lab.waitForScreen("Accumulation (leaky)"))
+            lab.send(.escape)
+            #expect(lab.waitForScreen("> 7  Accumulation"))
+        }
+        #expect(attach.waitForScreen("Growing: 1 site"))
+        #expect(attach.waitForScreen("AppSession#1 ← AccumulationViewModel.swift:"))
+        #expect(attach.waitForScreen("3 live +1/rep"))
+        attach.send(.down)
+        attach.send(.enter)
+        #expect(attach.waitForScreen("Growth report — Esc closes"))
+        #expect(attach.waitForScreen("AppSession#1 grows: 3 subscriptions"))
+        lab.send(.character("q"))
+        #expect(lab.waitForExit() == .exited(0))
+        attach.send(.escape)
+        attach.send(.character("q"))
+        #expect(attach.waitForExit() == .exited(0))
+    }
+
     /// A lab killed outright leaves its socket behind: attach shows the banner; the next lab at
     /// the path replaces the stale socket, and attach reconnects by itself.
     @Test func aKilledLabGivesTheBannerAndTheNextOneIsReconnectedTo() throws {
@@ -115,6 +142,22 @@ import Darwin
         #expect(dump.leaks.first?.signature?.hasPrefix("OrientationViewModel ← task Lab/") == true)
         #expect(lab.stop() == 0)
         #expect(socketMode(path) == nil, "the headless lab removes its socket when its input ends")
+    }
+
+    /// `--dump json` of a lab whose accumulation sheet was visited three times, leaky: the
+    /// growing site, with its signature, and no leak.
+    @Test func attachDumpsGrowth() throws {
+        let lab = try HeadlessServingLab(keys: "m 7 Esc 7 Esc 7 Esc wait:400", serving: path)
+        let result = try LabBinary.run(["attach", path, "--dump", "json"])
+        #expect(result.status == 0)
+        let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
+        #expect(dump.leaks.isEmpty)
+        #expect(dump.growth.map(\.owner) == ["AppSession#1"])
+        #expect(dump.growth.map(\.kind) == ["subscription"])
+        #expect(dump.growth.map(\.live) == [3])
+        #expect(dump.growth.first?.site.hasPrefix("AccumulationViewModel.swift:") == true)
+        #expect(dump.growth.first?.signature.hasPrefix("AppSession grows subscription Lab/") == true)
+        #expect(lab.stop() == 0)
     }
 
     /// What attach says for each bad input: one line on stderr, exit code 2, nothing on stdout.

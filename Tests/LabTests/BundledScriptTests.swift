@@ -13,7 +13,8 @@ import Testing
     }
 
     /// The tour presents every scenario with its own keys, bound then leaky: the bound half
-    /// ends at the baseline, the leaky half leaves one leak per scenario.
+    /// ends at the baseline but for the app session (a live owner holding nothing), the leaky
+    /// half leaves one leak per scenario but accumulation, which grows instead.
     @MainActor
     @Test func tourVisitsEveryScenarioAndBoundEndsAtBaseline() async throws {
         let steps = try KeyScript.parse(try #require(LabResources.script(named: "tour")), comments: true)
@@ -26,8 +27,11 @@ import Testing
         #expect(presented == Set(Scenarios.all.map(\.number)))
         let lab = HeadlessLab()
         await lab.run(Array(steps[..<modeSwitch]))
-        #expect(lab.dump().counters == zeroCounters)
+        var baseline = zeroCounters
+        baseline.viewModels = 1
+        #expect(lab.dump().counters == baseline, "the app session alone")
         #expect(lab.dump().stack == ["home"])
+        #expect(lab.dump().growth.isEmpty)
         await lab.run(Array(steps[modeSwitch...]))
         let owners = lab.dump().leaks.map { String($0.owner.prefix { $0 != "#" }) }
         #expect(
@@ -35,6 +39,8 @@ import Testing
                 "OrientationViewModel", "LiveDataViewModel", "ForwarderViewModel", "AsyncSinkViewModel",
                 "ObservedViewModel", "LifecycleViewModel",
             ])
+        #expect(lab.dump().growth.map(\.owner) == ["AppSession#1"])
+        #expect(lab.dump().growth.map(\.live) == [3])
         #expect(lab.dump().stack == ["home"])
     }
 }

@@ -16,6 +16,28 @@ import Testing
         #expect(dump.counters.subscriptions == 1 && dump.counters.tasks == 1, "publisher and sequence")
     }
 
+    /// `growth` lists the sites growing now as `{owner, kind, site, live}`: none after bound visits,
+    /// the session's after three leaky ones.
+    @Test func headlessJSONHasGrowth() throws {
+        let bound = try LabBinary.run(["--headless", "--keys", "7 Esc 7 Esc 7 Esc", "--dump", "json"])
+        #expect(bound.status == 0)
+        let b = try #require(
+            try JSONSerialization.jsonObject(with: Data(bound.stdout.utf8)) as? [String: Any])
+        #expect((b["growth"] as? [Any])?.isEmpty == true)
+        let leaky = try LabBinary.run(["--headless", "--keys", "m 7 Esc 7 Esc 7 Esc", "--dump", "json"])
+        #expect(leaky.status == 0)
+        let l = try #require(
+            try JSONSerialization.jsonObject(with: Data(leaky.stdout.utf8)) as? [String: Any])
+        let growth = try #require(l["growth"] as? [[String: Any]])
+        #expect(growth.count == 1)
+        #expect(Set(growth[0].keys) == ["owner", "kind", "site", "live"])
+        #expect(growth[0]["owner"] as? String == "AppSession#1")
+        #expect(growth[0]["kind"] as? String == "subscription")
+        #expect((growth[0]["site"] as? String)?.hasPrefix("AccumulationViewModel.swift:") == true)
+        #expect(growth[0]["live"] as? Int == 3)
+        #expect((l["leaks"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func bundledScriptsRunFromAnyDirectory() throws {
         let bound = try LabBinary.run(["--headless", "--script", "bound-orientation"])
         #expect(bound.status == 0)
@@ -31,14 +53,16 @@ import Testing
     }
 
     /// The tour presents every scenario in both modes: bound ends where it began, leaky leaves
-    /// one leak per scenario, each named by its own view model.
+    /// one leak per scenario, each named by its own view model — but accumulation, whose
+    /// session's bag grows instead.
     @Test func tourVisitsEveryScenarioInBothModes() throws {
         let r = try LabBinary.run(["--headless", "--script", "tour"])
         #expect(r.status == 0)
         let dump = try JSONDecoder().decode(LabDump.self, from: Data(r.stdout.utf8))
         #expect(dump.stack == ["home"])
         #expect(dump.mode == "leaky")
-        #expect(dump.leaks.count == Scenarios.all.count, "one leak per scenario")
+        #expect(dump.leaks.count == Scenarios.all.count - 1, "one leak per scenario but accumulation")
+        #expect(dump.growth.map(\.owner) == ["AppSession#1"])
     }
 
     @Test func scriptFilesWithComments() throws {

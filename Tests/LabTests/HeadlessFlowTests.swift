@@ -127,7 +127,7 @@ import Tether
         let lab = try await runLab("m 1 r Esc wait:400 1")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(lab.json().utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["orientation", "stack", "mode", "counters", "leaks"])
+        #expect(Set(object.keys) == ["orientation", "stack", "mode", "counters", "leaks", "growth"])
         #expect(object["orientation"] as? String == "landscapeLeft")
         #expect(object["stack"] as? [String] == ["home", "fake"])
         #expect(object["mode"] as? String == "leaky")
@@ -139,6 +139,7 @@ import Tether
         #expect(Set(leaks[0].keys) == ["owner", "kind", "site"])
         #expect(leaks[0]["owner"] == "FakeViewModel#1")
         #expect(leaks[0]["site"]?.hasPrefix("FakeScenario.swift:") == true)
+        #expect((object["growth"] as? [Any])?.isEmpty == true)
         let decoded = try JSONDecoder().decode(LabDump.self, from: Data(lab.json().utf8))
         #expect(decoded == lab.dump())
     }
@@ -149,7 +150,7 @@ import Tether
             guard line.hasPrefix("  \""), !line.hasPrefix("   ") else { return nil }
             return String(line.dropFirst(3).prefix { $0 != "\"" })
         }
-        #expect(keys == ["counters", "leaks", "mode", "orientation", "stack"])
+        #expect(keys == ["counters", "growth", "leaks", "mode", "orientation", "stack"])
     }
 
     @Test func quitTearsDownFirstAndKeepsTheLastFrame() async throws {

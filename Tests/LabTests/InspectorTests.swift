@@ -73,6 +73,35 @@ import TetherInspector
         #expect(inspector.selection == .entry(owner: OwnerID(typeName: "Model", serial: 2), index: 1))
     }
 
+    /// Growing sites come before the leaks, and Enter on one opens its report.
+    @Test func growingSitesComeFirstAndEnterOpensTheirReport() {
+        let inspector = inspector(WireFixtures.growingSnapshot())
+        let growth = WireFixtures.growth()
+        #expect(inspector.content.items.first == InspectorContent.item(growth))
+        #expect(
+            inspector.content.items.dropFirst().first
+                == .leakGroup("OrientationViewModel ← task App/OrientationViewModel.swift:46"))
+        inspector.selectFirstIfNone()
+        #expect(inspector.handle(.enter) == .openGrowth(growth))
+        #expect(InspectorContent(WireFixtures.growingSnapshot(), filter: "model.swift").growth == [growth])
+        #expect(InspectorContent(WireFixtures.growingSnapshot(), filter: "sheet").growth.isEmpty)
+    }
+
+    @Test func aGrowingSiteShowsItsOwnerSiteLiveCountAndGainAndGivesWayFromItsStart() {
+        let growth = WireFixtures.growth(live: 5)
+        #expect(
+            Inspector.growthLine(growth, style: style).plainText == "Model#2 ← Model.swift:33 5 live +1/rep")
+        #expect(
+            Inspector.growthLine(growth, style: style, width: 34).plainText
+                == "Model#2 ← ….swift:33 5 live +1/rep")
+        #expect(Inspector.growthLine(growth, style: style, width: 10).plainText.hasSuffix("5 live +1/rep"))
+        var slow = growth
+        slow.counts = [1, 2, 4]
+        #expect(slow.gainPerRepetition == 2, "rounded up")
+        slow.counts = [4]
+        #expect(Inspector.growthLine(slow, style: style).plainText == "Model#2 ← Model.swift:33 5 live")
+    }
+
     @Test func ownersFoldAndUnfold() {
         let inspector = inspector()
         let model = OwnerID(typeName: "Model", serial: 2)

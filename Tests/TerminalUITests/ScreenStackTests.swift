@@ -11,7 +11,7 @@ final class Recorder {
 
 @MainActor
 final class RecordingScreen: Screen {
-    let lifecycle = Lifecycle()
+    let lifecycle: Lifecycle
     let id: String
     var title: String { id }
     let recorder: Recorder
@@ -19,7 +19,10 @@ final class RecordingScreen: Screen {
     var keys: [Key: (ScreenContext) -> Void] = [:]
     private var observation: AnyCancellable?
 
-    init(_ id: String, recorder: Recorder, presentation: Presentation = .fullScreen) {
+    init(
+        _ id: String, recorder: Recorder, presentation: Presentation = .fullScreen, ledger: Ledger = .current
+    ) {
+        lifecycle = Lifecycle(ledger: ledger)
         self.id = id
         self.recorder = recorder
         self.presentation = presentation
@@ -130,5 +133,100 @@ extension ScreenStack {
         stack.dismiss(home)
         #expect(stack.ids == ["home"])
         #expect(stack.teardownLog.isEmpty)
+    }
+
+    // MARK: Checkpoints
+
+    /// Presents a screen that stores one subscription in `session`'s bag, and dismisses it: one
+    /// visit of a screen that leaves something behind in a long-lived owner.
+    private func visit(
+        _ stack: ScreenStack, _ session: Session, ledger: Ledger, presentation: Presentation = .fullScreen
+    ) {
+        let screen = RecordingScreen(
+            "sheet", recorder: Recorder(), presentation: presentation, ledger: ledger)
+        stack.present(screen)
+        session.keepOneMore()
+        stack.dismiss(screen)
+    }
+
+    /// Each dismissal is a repetition: three visits that each leave one more subscription in a
+    /// long-lived owner make its site grow, with no checkpoint of the test's own.
+    @Test func everyDismissalCheckpointsTheDismissedScreensLedger() {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Session(ledger: ledger)
+        let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
+        visit(stack, session, ledger: ledger)
+        visit(stack, session, ledger: ledger)
+        #expect(ledger.snapshot().growth.isEmpty, "two repetitions are not enough")
+        visit(stack, session, ledger: ledger)
+        let growth = ledger.snapshot().growth
+        #expect(growth.map(\.owner) == [session.bag.ownerID])
+        #expect(growth.map(\.counts) == [[1, 2, 3]])
+    }
+
+    /// Screens dismissed together are one repetition: one checkpoint, not one per screen.
+    @Test func screensDismissedTogetherAreOneCheckpoint() {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Session(ledger: ledger)
+        let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
+        for _ in 0..<3 {
+            let a = RecordingScreen("a", recorder: Recorder(), ledger: ledger)
+            stack.present(a)
+            stack.present(RecordingScreen("b", recorder: Recorder(), ledger: ledger))
+            session.keepOneMore()
+            stack.dismiss(a)
+        }
+        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+    }
+
+    /// Closing an overlay (help, a report) is reading, not a repetition: it leaves a growth being
+    /// watched alone, where a checkpoint with a flat count would have ended it.
+    @Test func dismissingAnOverlayCheckpointsNothing() {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Session(ledger: ledger)
+        let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
+        visit(stack, session, ledger: ledger)
+        visit(stack, session, ledger: ledger)
+        let help = RecordingScreen(
+            "help", recorder: Recorder(), presentation: .overlay(maxWidth: 60), ledger: ledger)
+        stack.present(help)
+        stack.dismiss(help)
+        visit(stack, session, ledger: ledger)
+        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+        // A sheet's dismissal with nothing more kept is a flat checkpoint: the growth stops.
+        let sheet = RecordingScreen("sheet", recorder: Recorder(), presentation: .sheet(), ledger: ledger)
+        stack.present(sheet)
+        stack.dismiss(sheet)
+        #expect(ledger.snapshot().growth.isEmpty)
+    }
+
+    /// Tearing everything down (the app's end) is not a repetition.
+    @Test func tearingEverythingDownCheckpointsNothing() {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Session(ledger: ledger)
+        let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
+        visit(stack, session, ledger: ledger)
+        visit(stack, session, ledger: ledger)
+        session.keepOneMore()
+        stack.tearDownAll()
+        #expect(ledger.snapshot().growth.isEmpty)
+        withExtendedLifetime(session) {}
+    }
+}
+
+/// A long-lived owner whose bag collects one more subscription at each ``keepOneMore()``: the
+/// accumulation a checkpoint finds.
+@MainActor
+private final class Session {
+    let bag: DisposeBag
+    private let subject = PassthroughSubject<Int, Never>()
+
+    init(ledger: Ledger) {
+        bag = DisposeBag(ledger: ledger)
+        bag.track(self)
+    }
+
+    func keepOneMore() {
+        subject.sink { _ in }.store(in: bag)
     }
 }

@@ -19,6 +19,16 @@ import Tether
         signature: "ViewModel ← task App/ViewModel.swift:20, observer App/ViewModel.swift:21",
         trace: "ViewModel#2 leaked: alive 300ms after its end\n╰─ task at ViewModel.swift:20")
 
+    /// A growing site with every field set.
+    static let growth = InspectorGrowthReport(
+        owner: OwnerID(typeName: "Session", serial: 1),
+        ownerSite: .init(fileID: "App/Session.swift", line: 8),
+        kind: .subscription, site: .init(fileID: "App/Sheet.swift", line: 31), counts: [2, 3, 4], live: 4,
+        signature: "Session grows subscription App/Sheet.swift:31",
+        trace:
+            "Session#1 grows: 4 subscriptions at Sheet.swift:31, +1 per repetition\n   fix: bind it to the sheet"
+    )
+
     /// Every field set, none of them default: a round trip that loses one fails.
     static let full = InspectorSnapshot(
         sequence: 7, time: .milliseconds(12_345),
@@ -53,6 +63,7 @@ import Tether
                 owner: OwnerID(typeName: "Sheet", serial: 1), kind: nil,
                 site: .init(fileID: "App/Sheet.swift", line: 5)),
         ],
+        growth: [growth],
         events: [
             .init(
                 time: .seconds(1), kind: .cancelled, owner: OwnerID(typeName: "ViewModel", serial: 1),
@@ -121,6 +132,66 @@ import Tether
         #expect(snapshot.leakGroups.map(\.count) == [2, 1])
         #expect(snapshot.leakGroups.first?.signature == "A ← task M/A.swift:3")
         #expect(snapshot.leakGroups.last?.leaks.map(\.owner.description) == ["B#1"])
+    }
+
+    @Test func aGrowthReportSurvivesARoundTrip() throws {
+        let line = try JSONEncoder().encode(Self.growth)
+        #expect(try JSONDecoder().decode(InspectorGrowthReport.self, from: line) == Self.growth)
+        #expect(
+            Self.growth.headline == "Session#1 grows: 4 subscriptions at Sheet.swift:31, +1 per repetition")
+        #expect(Self.growth.gainPerRepetition == 1)
+    }
+
+    /// The wire's growth says what the ledger's report says: every field, the trace as its text.
+    @Test func aLedgersGrowthReportReadsTheSameOnTheWire() throws {
+        let ledger = Ledger(clock: ManualClock())
+        let subject = PassthroughSubject<Int, Never>()
+        let session = Ledger.$current.withValue(ledger) { TestOwner(subject) }
+        for _ in 0..<3 {
+            subject.sink { _ in }.store(in: session.bag)
+            ledger.checkpoint()
+        }
+        let report = try #require(ledger.snapshot().growth.first)
+        let wire = InspectorGrowthReport(report)
+        #expect(wire.owner == report.owner && wire.ownerSite == InspectorSnapshot.Site(report.ownerSite))
+        #expect(wire.kind == report.kind && wire.site == InspectorSnapshot.Site(report.site))
+        #expect(wire.counts == report.counts && wire.live == report.live)
+        #expect(wire.signature == report.signature && wire.trace == report.description)
+        let snapshot = InspectorSnapshot(ledger.snapshot())
+        #expect(snapshot.growth == [wire])
+        #expect(try roundTrip(.snapshot(snapshot)) == .snapshot(snapshot))
+        withExtendedLifetime(session) {}
+    }
+
+    /// A server that predates growth sends no `growth`: the snapshot grows nothing.
+    @Test func aSnapshotWithoutGrowthGrowsNothing() throws {
+        let line = #"{"type":"snapshot","time":1,"counters":{},"owners":[],"leaks":[]}"#
+        guard case .snapshot(let snapshot)? = try InspectorMessage.decode(line: Array(line.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        #expect(snapshot.growth.isEmpty)
+    }
+
+    /// `growth` joined version 1 without changing it: the line of a snapshot with growth is the
+    /// line without it plus one key, so a reader that predates growth — which skips keys it does
+    /// not know — reads the rest as before.
+    @Test func anOlderReaderReadsASnapshotWithGrowthAsBefore() throws {
+        var without = Self.full
+        without.growth = []
+        func object(_ snapshot: InspectorSnapshot) throws -> NSDictionary {
+            let line = InspectorMessage.snapshot(snapshot).encodedLine()
+            return try #require(try JSONSerialization.jsonObject(with: Data(line)) as? NSDictionary)
+        }
+        let new = try object(Self.full).mutableCopy() as! NSMutableDictionary
+        let old = try object(without).mutableCopy() as! NSMutableDictionary
+        #expect((new["growth"] as? [Any])?.count == 1)
+        new.removeObject(forKey: "growth")
+        old.removeObject(forKey: "growth")
+        #expect(new == old)
+        let stripped = try JSONSerialization.data(withJSONObject: new)
+        #expect(try InspectorMessage.decode(line: Array(stripped)) == .snapshot(without))
+        #expect(InspectorMessage.protocolVersion == 1)
     }
 
     @Test func leaksOfOneSignatureFormOneGroupInTheOrderFound() {

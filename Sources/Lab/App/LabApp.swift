@@ -131,6 +131,8 @@ public final class LabApp {
             break
         case .openReport(let group):
             context.present(LeakReportScreen(group: group, ledger: environment.ledger))
+        case .openGrowth(let report):
+            context.present(GrowthReportScreen(report: report, ledger: environment.ledger))
         case .giveBackFocus:
             application.sidePanelHasFocus = false
         }
@@ -156,9 +158,11 @@ public final class LabApp {
         return dismissed
     }
 
-    /// Tears every screen down, home included, as quitting does.
+    /// Tears every screen down, home included, as quitting does, and lets go of the residents
+    /// that end with the lab (the app session).
     public func tearDown() {
         environment.recording { application.stack.tearDownAll() }
+        environment.releaseResidents()
     }
 
     /// The state as the design's JSON describes it.
@@ -167,7 +171,7 @@ public final class LabApp {
         return LabDump(
             orientation: environment.device.orientation.rawValue, stack: application.stack.ids,
             mode: environment.mode.rawValue, counters: LabDump.Counters(snapshot.counters),
-            leaks: snapshot.leaks.map(LabDump.Leak.init))
+            leaks: snapshot.leaks.map(LabDump.Leak.init), growth: snapshot.growth.map(LabDump.Growth.init))
     }
 
     /// Registers the global keys in the key map's order, each with its hint from there: the key
@@ -230,7 +234,7 @@ public final class LabApp {
                 switch screen {
                 case is HomeScreen: .home
                 case is HelpScreen: .help
-                case is LeakReportScreen: .report
+                case is LeakReportScreen, is GrowthReportScreen: .report
                 default: .sheet
                 }
             return screen.keyHints + keyMap.hints(for: context)

@@ -72,7 +72,7 @@ public final class AttachApp {
             let context: KeyMap.Context =
                 switch screen {
                 case is HelpScreen: .help
-                case is LeakReportScreen: .report
+                case is LeakReportScreen, is GrowthReportScreen: .report
                 default: inspector.isEditingFilter ? .filter : .attach
                 }
             return keyMap.hints(for: context)
@@ -132,6 +132,9 @@ public final class AttachApp {
             return true
         case .openReport(let group):
             context.present(LeakReportScreen(group: group, ledger: ledger))
+            return true
+        case .openGrowth(let report):
+            context.present(GrowthReportScreen(report: report, ledger: ledger))
             return true
         }
     }

@@ -2,8 +2,8 @@ import TetherInspector
 
 /// What `tether-lab attach PATH --dump json` prints: one snapshot of the process at PATH —
 /// `process`, `pid`, `counters` (integers, as the protocol names them), `owners` with their
-/// entries, and `leaks` with their signatures. Call sites are `File.swift:LINE`, as the lab's
-/// own dump prints them.
+/// entries, `leaks` with their signatures, and `growth`: the sites growing now. Call sites are
+/// `File.swift:LINE`, as the lab's own dump prints them.
 ///
 /// Decoded by whoever reads attach's output; made by ``init(hello:snapshot:)``. A plain value:
 /// `Sendable`.
@@ -33,11 +33,24 @@ public struct AttachDump: Codable, Equatable, Sendable {
         public var signature: String?
     }
 
+    public struct Growth: Codable, Equatable, Sendable {
+        /// The owner that never ended (`AppSession#1`).
+        public var owner: String
+        public var kind: String
+        public var site: String
+        /// How many entries at the site are live.
+        public var live: Int
+        /// The grouping signature: the owner's type, the kind and the site.
+        public var signature: String
+    }
+
     public var process: String
     public var pid: Int32
     public var counters: InspectorSnapshot.Counters
     public var owners: [Owner]
     public var leaks: [Leak]
+    /// Empty from a server that predates growth.
+    public var growth: [Growth]
 
     public init(hello: InspectorHello, snapshot: InspectorSnapshot) {
         process = hello.process
@@ -53,6 +66,11 @@ public struct AttachDump: Codable, Equatable, Sendable {
         leaks = snapshot.leaks.map {
             Leak(
                 owner: $0.owner.description, kind: $0.kindName, site: $0.site.description,
+                signature: $0.signature)
+        }
+        growth = snapshot.growth.map {
+            Growth(
+                owner: $0.owner.description, kind: $0.kind.rawValue, site: $0.site.description, live: $0.live,
                 signature: $0.signature)
         }
     }

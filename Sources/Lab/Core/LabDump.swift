@@ -1,7 +1,7 @@
 import Tether
 
 /// The final state a headless run prints with `--dump json` — the contract of the design:
-/// `orientation`, `stack` (screen ids, bottom first), `mode`, `counters` and `leaks`.
+/// `orientation`, `stack` (screen ids, bottom first), `mode`, `counters`, `leaks` and `growth`.
 ///
 /// Decoded by whoever reads the lab's output; made only by the lab (its memberwise initializers
 /// are internal).
@@ -26,11 +26,25 @@ public struct LabDump: Codable, Equatable, Sendable {
         public var site: String
     }
 
+    /// A site growing now: live entries under an owner that never ended, rising at each of the
+    /// ledger's last checkpoints (the screen stack makes one at every dismissal).
+    public struct Growth: Codable, Equatable, Sendable {
+        /// `AppSession#1`.
+        public var owner: String
+        /// `subscription`, `task`, `observer` or `binding`.
+        public var kind: String
+        /// `File.swift:LINE`, where the growing entries are made.
+        public var site: String
+        /// How many are live.
+        public var live: Int
+    }
+
     public var orientation: String
     public var stack: [String]
     public var mode: String
     public var counters: Counters
     public var leaks: [Leak]
+    public var growth: [Growth]
 }
 
 extension LabDump.Counters {
@@ -46,5 +60,13 @@ extension LabDump.Counters {
 extension LabDump.Leak {
     init(_ leak: LedgerSnapshot.Leak) {
         self.init(owner: leak.owner.description, kind: leak.kindName, site: leak.site.description)
+    }
+}
+
+extension LabDump.Growth {
+    init(_ report: GrowthReport) {
+        self.init(
+            owner: report.owner.description, kind: report.kind.rawValue, site: report.site.description,
+            live: report.live)
     }
 }

@@ -16,6 +16,7 @@ public final class LabEnvironment {
     /// request a frame.
     public var onChange: (@MainActor () -> Void)?
     private var residents: [String: AnyObject] = [:]
+    private var releasedOnTearDown: Set<String> = []
 
     public init(clock: any TetherClock, gracePeriod: Duration = .milliseconds(300), device: Device = Device())
     {
@@ -37,7 +38,16 @@ public final class LabEnvironment {
         if let value = residents[resident.name] as? Value { return value }
         let value = resident.make(self)
         residents[resident.name] = value
+        if resident.releasedOnTearDown { releasedOnTearDown.insert(resident.name) }
         return value
+    }
+
+    /// Lets go of the residents that end with the lab (the app session, an owner in the ledger),
+    /// so that a lab that quits ends with every counter where it began. Called when the lab
+    /// tears down.
+    func releaseResidents() {
+        for name in releasedOnTearDown { residents[name] = nil }
+        releasedOnTearDown = []
     }
 }
 
@@ -47,6 +57,10 @@ public final class LabEnvironment {
 /// A plain value: `Sendable`.
 struct Resident<Value: AnyObject>: Sendable {
     let name: String
+    /// Whether the lab lets go of it when it tears down (``LabEnvironment/releaseResidents()``):
+    /// a resident that is an owner in the ledger does, so the lab ends with no owner alive. The
+    /// others stay to the end, so that what a leaky twin left with them is still seen.
+    var releasedOnTearDown = false
     let make: @MainActor @Sendable (LabEnvironment) -> Value
 }
 

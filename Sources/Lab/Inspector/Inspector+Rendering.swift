@@ -4,9 +4,9 @@ import TetherInspector
 
 extension Inspector {
     /// Paints the inspector into `area`: a box titled `title`, then the filter (while there is
-    /// one), the counters, the leak groups, the owner tree and the event log. The selection is
-    /// shown only while `focused` (the inspector has the keys); the box is drawn in the accent
-    /// color then.
+    /// one), the counters, the growing sites, the leak groups, the owner tree and the event log.
+    /// The selection is shown only while `focused` (the inspector has the keys); the box is drawn
+    /// in the accent color then.
     func render(
         into buffer: inout Buffer, area: Rect, style: LabStyle, title: String = " Inspector ", focused: Bool
     ) {
@@ -17,57 +17,76 @@ extension Inspector {
         guard !inner.isEmpty else { return }
         let columns = inner.width >= 100 ? 3 : 2
         let groups = content.groups
-        let rows = inner.rows(
+        let growth = content.growth
+        let parts = inner.rows(
             Inspector.layout(
                 height: inner.height, filter: isEditingFilter || !filter.isEmpty, counterRows: 6 / columns,
-                groups: groups.count))
-        paintFilter(into: &buffer, area: rows[0], style: style)
-        paintCounters(into: &buffer, area: rows[1], columns: columns, style: style)
+                growth: growth.count, groups: groups.count))
+        paintFilter(into: &buffer, area: parts[0], style: style)
+        paintCounters(into: &buffer, area: parts[1], columns: columns, style: style)
+
+        let growthTitle =
+            growth.isEmpty ? "Growing: none" : "Growing: \(growth.count) site\(growth.count == 1 ? "" : "s")"
+        buffer.setString(
+            growthTitle, x: parts[2].x, y: parts[2].y, maxWidth: parts[2].width,
+            style: growth.isEmpty ? theme.title : style.leaky)
+        paintList(
+            growth.map { Inspector.growthLine($0, style: style, width: parts[3].width - (focused ? 2 : 0)) },
+            selected: growth.firstIndex { InspectorContent.item($0) == selection }, state: &growthList,
+            into: &buffer, area: parts[3], style: style, focused: focused)
 
         let leakCount = groups.reduce(0) { $0 + $1.count }
         let leakTitle =
             groups.isEmpty
             ? "Leaks: none" : "Leaks: \(leakCount) in \(groups.count) group\(groups.count == 1 ? "" : "s")"
-        buffer.setString(leakTitle, x: rows[2].x, y: rows[2].y, maxWidth: rows[2].width, style: theme.title)
+        buffer.setString(
+            leakTitle, x: parts[4].x, y: parts[4].y, maxWidth: parts[4].width, style: theme.title)
         let leakLines =
             groups.isEmpty
             ? [Line(filter.isEmpty ? "nothing outlived its owner" : "no leak matches", style: theme.dimmed)]
-            : groups.map { Inspector.groupLine($0, style: style, width: rows[3].width - (focused ? 2 : 0)) }
+            : groups.map { Inspector.groupLine($0, style: style, width: parts[5].width - (focused ? 2 : 0)) }
         paintList(
             leakLines, selected: groups.firstIndex { .leakGroup($0.signature) == selection },
             state: &leakList,
-            into: &buffer, area: rows[3], style: style, focused: focused)
+            into: &buffer, area: parts[5], style: style, focused: focused)
 
         let shown = content.tree.filter { if case .owner = $0 { true } else { false } }.count
         let ownerTitle =
             filter.isEmpty ? "Owners: \(content.ownerCount)" : "Owners: \(shown) of \(content.ownerCount)"
-        buffer.setString(ownerTitle, x: rows[4].x, y: rows[4].y, maxWidth: rows[4].width, style: theme.title)
+        buffer.setString(
+            ownerTitle, x: parts[6].x, y: parts[6].y, maxWidth: parts[6].width, style: theme.title)
         var treeLines = content.tree.map { Inspector.treeLine($0, style: style) }
         if treeLines.isEmpty {
             treeLines = [Line(filter.isEmpty ? "nothing bound" : "nothing matches", style: theme.dimmed)]
         }
         paintList(
             treeLines, selected: content.tree.firstIndex { $0.item != nil && $0.item == selection },
-            state: &treeList, into: &buffer, area: rows[5], style: style, focused: focused)
+            state: &treeList, into: &buffer, area: parts[7], style: style, focused: focused)
 
-        guard !rows[6].isEmpty else { return }
-        buffer.setString("Events", x: rows[6].x, y: rows[6].y, maxWidth: rows[6].width, style: theme.title)
-        LogView(Inspector.events(snapshot.events.suffix(rows[7].height), style: style), style: theme.text)
-            .render(into: &buffer, area: rows[7])
+        guard !parts[8].isEmpty else { return }
+        buffer.setString("Events", x: parts[8].x, y: parts[8].y, maxWidth: parts[8].width, style: theme.title)
+        LogView(Inspector.events(snapshot.events.suffix(parts[9].height), style: style), style: theme.text)
+            .render(into: &buffer, area: parts[9])
     }
 
-    /// The rows of the inspector's parts, top to bottom: filter, counters, leaks' title and list,
-    /// owners' title and tree, events' title and log. The tree comes first: the leak list takes
-    /// at most a quarter of what is left, the events two fifths of the rest when there is room.
-    static func layout(height: Int, filter: Bool, counterRows: Int, groups: Int) -> [Constraint] {
-        let head = (filter ? 1 : 0) + counterRows + 2
-        let rest = max(0, height - head)
+    /// The rows of the inspector's parts, top to bottom: filter, counters, growing sites' title
+    /// and list, leaks' title and list, owners' title and tree, events' title and log. The tree
+    /// comes first: the growing sites take at most a fifth of what is left (no row but their
+    /// title when there are none), the leak list at most a quarter of the rest, the events two
+    /// fifths of what remains when there is room.
+    static func layout(height: Int, filter: Bool, counterRows: Int, growth: Int = 0, groups: Int)
+        -> [Constraint]
+    {
+        let head = (filter ? 1 : 0) + counterRows + 3
+        var rest = max(0, height - head)
+        let growing = growth == 0 ? 0 : min(growth, max(1, rest / 5))
+        rest = max(0, rest - growing)
         let leaks = min(max(1, groups), max(1, rest / 4))
         let body = max(0, rest - leaks)
         let events = body >= 8 ? body * 2 / 5 : 0
         return [
-            .fixed(filter ? 1 : 0), .fixed(counterRows), .fixed(1), .fixed(leaks), .fixed(1),
-            .fixed(body - events), .fixed(events > 0 ? 1 : 0), .fixed(max(0, events - 1)),
+            .fixed(filter ? 1 : 0), .fixed(counterRows), .fixed(1), .fixed(growing), .fixed(1), .fixed(leaks),
+            .fixed(1), .fixed(body - events), .fixed(events > 0 ? 1 : 0), .fixed(max(0, events - 1)),
         ]
     }
 
@@ -145,6 +164,34 @@ extension Inspector {
                 ascii: style.isASCII
             ).render(into: &buffer, area: Rect(x: x + 1, y: cell.y, width: room, height: 1))
         }
+    }
+
+    /// `AppSession#1 ← AccumulationViewModel.swift:40 3 live +1/rep`: the owner, where the growing
+    /// entries are made, how many are live and how many each repetition adds, fitted to `width`
+    /// columns: when it is too long, the site gives way from its start (`…ViewModel.swift:40`),
+    /// so the owner, the line and the counts stay in sight.
+    static func growthLine(_ report: InspectorGrowthReport, style: LabStyle, width: Int = .max) -> Line {
+        let arrow = style.isASCII ? " <- " : " ← "
+        let gain = report.gainPerRepetition.map { " +\($0)/rep" } ?? ""
+        let tail = " \(report.live) live" + gain
+        let owner = report.owner.description
+        var site = report.site.description
+        let room = width - CharacterWidth.of(owner) - CharacterWidth.of(arrow) - CharacterWidth.of(tail)
+        if CharacterWidth.of(site) > room {
+            let ellipsis = style.isASCII ? "..." : "…"
+            var kept = ""
+            for character in site.reversed() {
+                guard CharacterWidth.of(String(character) + kept) + CharacterWidth.of(ellipsis) <= room else {
+                    break
+                }
+                kept = String(character) + kept
+            }
+            site = room > CharacterWidth.of(ellipsis) ? ellipsis + kept : ""
+        }
+        return Line([
+            TextSpan(owner, style: style.leaky), TextSpan(site.isEmpty ? "" : arrow + site),
+            TextSpan(tail, style: style.leaky),
+        ])
     }
 
     /// `OrientationViewModel ← task OrientationViewModel.swift:46 ×3`, fitted to `width` columns:

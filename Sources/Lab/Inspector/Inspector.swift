@@ -2,9 +2,9 @@ import TerminalUI
 import Tether
 import TetherInspector
 
-/// The inspector: the counters with their change and a sparkline of their last minute, the leaks
-/// grouped by signature with a count, the owner tree (owner → entries with kind, call site, values
-/// delivered and age), and the event log.
+/// The inspector: the counters with their change and a sparkline of their last minute, the sites
+/// growing under owners that never end, the leaks grouped by signature with a count, the owner
+/// tree (owner → entries with kind, call site, values delivered and age), and the event log.
 ///
 /// One component, two sources: the lab feeds it its own ledger's snapshots, `tether-lab attach`
 /// the snapshots a ``LedgerServer`` sends; both as an `InspectorSnapshot`, through ``update(_:)``,
@@ -13,8 +13,9 @@ import TetherInspector
 /// not for one frame), their history, the selection, the collapsed owners and the filter.
 ///
 /// Keys, while it has the focus: ↑/↓ (PageUp, PageDown, Home, End) move the selection over the
-/// leak groups and the tree; Enter opens the selected group's report (``Outcome/openReport(_:)``)
-/// or expands or collapses an owner; → expands, ← collapses (or goes to an entry's owner); `/`
+/// growing sites, the leak groups and the tree; Enter opens the selected site's report
+/// (``Outcome/openGrowth(_:)``) or group's report (``Outcome/openReport(_:)``), or expands or
+/// collapses an owner; → expands, ← collapses (or goes to an entry's owner); `/`
 /// edits the filter (by type or file name; Enter keeps it, Esc clears it); Esc clears the filter,
 /// then gives the keys back, as Tab does (``Outcome/giveBackFocus``).
 /// Main-actor isolated; lives as long as its lab or attach.
@@ -28,6 +29,8 @@ final class Inspector {
         case handled
         /// Present this group's report.
         case openReport(InspectorSnapshot.LeakGroup)
+        /// Present this growing site's report.
+        case openGrowth(InspectorGrowthReport)
         /// Give the keys back to the screens (the lab; attach has nowhere to give them).
         case giveBackFocus
     }
@@ -48,6 +51,7 @@ final class Inspector {
     /// Whether keys type into the filter.
     private(set) var isEditingFilter = false
     /// The lists' scroll positions between frames.
+    var growthList = ListState()
     var leakList = ListState()
     var treeList = ListState()
     /// What the first counter is called: `view models` in the lab, `owners` in attach.
@@ -99,6 +103,7 @@ final class Inspector {
         }
         switch key {
         case .enter:
+            if let report = content.growth(selection) { return .openGrowth(report) }
             if let group = content.group(selection) { return .openReport(group) }
             if case .owner(let id)? = selection { setCollapsed(id, !collapsed.contains(id)) }
         case .right, .character("l"):
@@ -134,7 +139,7 @@ final class Inspector {
         self.selection = items[min(max(0, index + step), items.count - 1)]
     }
 
-    /// Selects the first row if nothing is selected: the first leak, when there is one.
+    /// Selects the first row if nothing is selected: the first growing site or leak, when there is one.
     func selectFirstIfNone() {
         if selection == nil { selection = content.items.first }
     }

@@ -1,14 +1,16 @@
 import Tether
 import TetherInspector
 
-/// What the inspector lists for one snapshot: the leak groups, and the owner tree — leaked owners
-/// first, then ended ones, then the living, each in the order it was made, its entries under it
-/// unless collapsed — both narrowed by the filter. Pure: the same snapshot, filter and collapsed
-/// owners give the same content. A plain value: `Sendable`.
+/// What the inspector lists for one snapshot: the growing sites, the leak groups, and the owner
+/// tree — leaked owners first, then ended ones, then the living, each in the order it was made,
+/// its entries under it unless collapsed — all narrowed by the filter. Pure: the same snapshot,
+/// filter and collapsed owners give the same content. A plain value: `Sendable`.
 struct InspectorContent: Sendable, Equatable {
     /// What the selection can rest on. Entries are named by their owner and position, so a
     /// selection survives a new snapshot of the same tree.
     enum Item: Hashable, Sendable {
+        /// A growing site: its owner, kind and call site.
+        case growth(owner: OwnerID, kind: EntryKind, site: InspectorSnapshot.Site)
         case leakGroup(String)
         case owner(OwnerID)
         case entry(owner: OwnerID?, index: Int)
@@ -30,9 +32,11 @@ struct InspectorContent: Sendable, Equatable {
         }
     }
 
+    var growth: [InspectorGrowthReport]
     var groups: [InspectorSnapshot.LeakGroup]
     var tree: [TreeRow]
-    /// Every row the selection can rest on, in screen order: the leak groups, then the tree.
+    /// Every row the selection can rest on, in screen order: the growing sites, the leak groups,
+    /// then the tree.
     var items: [Item]
     /// How many owners the snapshot has, before the filter.
     var ownerCount: Int
@@ -41,6 +45,9 @@ struct InspectorContent: Sendable, Equatable {
         let needle = filter.lowercased()
         func matches(_ texts: String...) -> Bool {
             needle.isEmpty || texts.contains { $0.lowercased().contains(needle) }
+        }
+        growth = snapshot.growth.filter {
+            matches($0.signature, $0.owner.description, $0.site.fileID)
         }
         groups = snapshot.leakGroups.filter { group in
             matches(group.signature) || group.leaks.contains { matches($0.owner.description, $0.site.fileID) }
@@ -63,7 +70,9 @@ struct InspectorContent: Sendable, Equatable {
             tree += unowned.map { .entry($0.element, owner: nil, index: $0.offset) }
         }
         self.tree = tree
-        items = groups.map { .leakGroup($0.signature) } + tree.compactMap(\.item)
+        items =
+            growth.map(InspectorContent.item) + groups.map { .leakGroup($0.signature) }
+            + tree.compactMap(\.item)
         ownerCount = snapshot.owners.count
     }
 
@@ -80,6 +89,17 @@ struct InspectorContent: Sendable, Equatable {
             (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset)
         }
         .map(\.element)
+    }
+
+    /// The row of a growing site.
+    static func item(_ report: InspectorGrowthReport) -> Item {
+        .growth(owner: report.owner, kind: report.kind, site: report.site)
+    }
+
+    /// The growing site an item names, if it names one.
+    func growth(_ item: Item?) -> InspectorGrowthReport? {
+        guard case .growth? = item else { return nil }
+        return growth.first { InspectorContent.item($0) == item }
     }
 
     /// The group an item names, if it names one.

@@ -29,6 +29,14 @@ public struct TeardownEvent: Hashable, Sendable, CustomStringConvertible {
 /// the one it covers falls back to started; a dismissed screen is torn down in the fixed
 /// order cancel tasks → end subscriptions → dismiss children → release, and the screen
 /// below is resumed. Screens dismissed together are never resumed on the way out.
+///
+/// The screen stack checkpoints the ledger at every dismissal: once the dismissed screens are
+/// released, and before the screen below is resumed, it calls `checkpoint()` on the ledger of
+/// the dismissed screen's lifecycle. Each dismissal is one repetition, so a long-lived owner
+/// that holds one more binding after every visit of a screen is reported as growing
+/// (`LedgerSnapshot.growth`, `Ledger.onGrowth`) with no code of the app's own. Dismissing an
+/// overlay (help, a report: reading, not the app's work) is not a repetition and checkpoints
+/// nothing, so that opening and closing one does not interrupt a growth being watched.
 /// The stack holds its screens strongly until they are released. Main-actor isolated.
 @MainActor
 public final class ScreenStack {
@@ -65,7 +73,8 @@ public final class ScreenStack {
     }
 
     /// Dismisses `screen` and every screen above it; the root cannot be dismissed.
-    /// Its presenter's `onResult` gets `result`, then the screen below is resumed.
+    /// Unless `screen` is an overlay, its ledger is checkpointed once the screens are released;
+    /// then its presenter's `onResult` gets `result`, and the screen below is resumed.
     public func dismiss(_ screen: any Screen, result: Any? = nil) {
         guard !isTearingDown, let index = entries.firstIndex(where: { $0.screen === screen }), index > 0
         else {
@@ -75,6 +84,7 @@ public final class ScreenStack {
         let onResult = entries[index].onResult
         tearDown(from: index)
         isTearingDown = false
+        if screen.presentation.isRepetition { screen.lifecycle.lifetime.ledger.checkpoint() }
         onResult?(result)
         top?.lifecycle.move(to: .resumed)
     }
@@ -112,5 +122,13 @@ public final class ScreenStack {
         isTearingDown = true
         tearDown(from: 0)
         isTearingDown = false
+    }
+}
+
+extension Presentation {
+    /// Whether dismissing a screen presented so marks one repetition of the app's work (a
+    /// checkpoint of the ledger): a full screen or a sheet does, an overlay does not.
+    fileprivate var isRepetition: Bool {
+        if case .overlay = self { false } else { true }
     }
 }

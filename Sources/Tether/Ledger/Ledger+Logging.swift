@@ -27,3 +27,27 @@ extension Ledger {
         }
     }
 }
+
+extension Ledger {
+    /// Logs each site that starts growing to `logger`: one record at `.warning`, the report's
+    /// first line as its message, and the owner, its call site, the kind, the site, the counts and
+    /// the signature as metadata. Lasts until the returned token is cancelled or released.
+    ///
+    /// ```swift
+    /// let growth = Ledger.shared.reportGrowth(to: Logger(label: "app.growth"))
+    /// ```
+    public func reportGrowth(to logger: Logger) -> AnyCancellable {
+        onGrowth { report in
+            logger.warning(
+                "\(report.headline)",
+                metadata: [
+                    "owner": "\(report.owner)",
+                    "ownerSite": "\(report.ownerSite)",
+                    "kind": "\(report.kind.rawValue)",
+                    "site": "\(report.site)",
+                    "counts": .array(report.counts.map { "\($0)" }),
+                    "signature": "\(report.signature)",
+                ])
+        }
+    }
+}

@@ -38,6 +38,8 @@ public final class Ledger: Sendable {
     public let clock: any TetherClock
     /// How long after an owner's end the leak verdict waits.
     public let gracePeriod: Duration
+    /// How many checkpoints in a row a site's count must rise at to be growing.
+    public let growthRepetitions: Int
 
     let eventCapacity: Int
     let state = Mutex(LedgerState())
@@ -57,14 +59,18 @@ public final class Ledger: Sendable {
     ///   - gracePeriod: How long after an owner's end its leak verdict waits. 300 ms by default.
     ///   - eventCapacity: How many events the log keeps; older ones are dropped.
     ///   - isEnabled: Whether bindings are recorded at all.
+    ///   - growthRepetitions: How many ``checkpoint()``s in a row a site's count must rise at to
+    ///     be growing. 3 by default; at least 1.
     public init(
         clock: any TetherClock = SystemClock(), gracePeriod: Duration = .milliseconds(300),
-        eventCapacity: Int = 200, isEnabled: Bool = true
+        eventCapacity: Int = 200, isEnabled: Bool = true, growthRepetitions: Int = 3
     ) {
         self.clock = clock
         self.gracePeriod = gracePeriod
+        self.growthRepetitions = max(1, growthRepetitions)
         self.eventCapacity = max(1, eventCapacity)
         self.enabled = Atomic(isEnabled)
+        state.withLock { $0.growth.tracker = GrowthTracker(repetitions: growthRepetitions) }
     }
 
     /// Whether new bindings and owners are recorded. Turning it off stops recording from then on;

@@ -122,6 +122,9 @@ public struct LedgerSnapshot: Sendable {
     public let unowned: [Entry]
     /// Current leaks, in the order they were found.
     public let leaks: [Leak]
+    /// The sites growing at the last ``Ledger/checkpoint()`` whose owner is still alive, by owner
+    /// (oldest first) and site. Empty in a program that never checkpoints.
+    public let growth: [GrowthReport]
     /// The event log, oldest first.
     public let events: [LedgerEvent]
 
@@ -162,6 +165,6 @@ extension LedgerState {
         }
         return LedgerSnapshot(
             time: now, counters: counters, owners: owners, unowned: unowned,
-            leaks: leakOrder.compactMap { leaks[$0] }, events: log.ordered(sites: sites))
+            leaks: leakOrder.compactMap { leaks[$0] }, growth: growingNow, events: log.ordered(sites: sites))
     }
 }

@@ -19,6 +19,8 @@ struct LedgerState {
     var verdictScheduled = false
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
+    /// Growth found at checkpoints (``Ledger/checkpoint()``); untouched by recording.
+    var growth = LedgerGrowth()
     /// Per owner type: its name (made once) and how many owners of it were made.
     private var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
 

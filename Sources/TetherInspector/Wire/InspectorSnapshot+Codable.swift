@@ -152,7 +152,9 @@ private struct LossyEvent: Decodable {
 }
 
 extension InspectorSnapshot: Codable {
-    private enum Keys: String, CodingKey { case sequence, time, counters, owners, unowned, leaks, events }
+    private enum Keys: String, CodingKey {
+        case sequence, time, counters, owners, unowned, leaks, growth, events
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -163,6 +165,7 @@ extension InspectorSnapshot: Codable {
             owners: try c.decode([Owner].self, forKey: .owners),
             unowned: try c.decodeIfPresent([Entry].self, forKey: .unowned) ?? [],
             leaks: try c.decode([Leak].self, forKey: .leaks),
+            growth: try c.decodeIfPresent([InspectorGrowthReport].self, forKey: .growth) ?? [],
             events: (try c.decodeIfPresent([LossyEvent].self, forKey: .events) ?? []).compactMap(\.event))
     }
 
@@ -174,6 +177,7 @@ extension InspectorSnapshot: Codable {
         try c.encode(owners, forKey: .owners)
         try c.encode(unowned, forKey: .unowned)
         try c.encode(leaks, forKey: .leaks)
+        try c.encode(growth, forKey: .growth)
         try c.encode(events, forKey: .events)
     }
 }

@@ -210,12 +210,15 @@ public struct InspectorSnapshot: Sendable, Equatable {
     public var unowned: [Entry]
     /// Current leaks, in the order they were found.
     public var leaks: [Leak]
+    /// The sites growing now, under owners that never ended; empty from a server that predates
+    /// growth.
+    public var growth: [InspectorGrowthReport]
     /// The event log, oldest first.
     public var events: [Event]
 
     public init(
         sequence: Int = 0, time: Duration = .zero, counters: Counters = Counters(), owners: [Owner] = [],
-        unowned: [Entry] = [], leaks: [Leak] = [], events: [Event] = []
+        unowned: [Entry] = [], leaks: [Leak] = [], growth: [InspectorGrowthReport] = [], events: [Event] = []
     ) {
         self.sequence = sequence
         self.time = time.roundedToMicroseconds
@@ -223,6 +226,7 @@ public struct InspectorSnapshot: Sendable, Equatable {
         self.owners = owners
         self.unowned = unowned
         self.leaks = leaks
+        self.growth = growth
         self.events = events
     }
 
@@ -248,7 +252,8 @@ public struct InspectorSnapshot: Sendable, Equatable {
         self.init(
             sequence: sequence, time: snapshot.time, counters: snapshot.counters,
             owners: snapshot.owners.map(Owner.init), unowned: snapshot.unowned.map(Entry.init),
-            leaks: snapshot.leaks.map(Leak.init), events: snapshot.events.map(Event.init))
+            leaks: snapshot.leaks.map(Leak.init), growth: snapshot.growth.map(InspectorGrowthReport.init),
+            events: snapshot.events.map(Event.init))
     }
 }
 

@@ -63,4 +63,26 @@ enum WireFixtures {
                 InspectorSnapshot.Event(time: .seconds(4), kind: .note, message: "presented orientation")
             ])
     }
+
+    /// A site of `Model#2` growing: `live` subscriptions at `Model.swift:33`, one more at each of
+    /// the last three checkpoints.
+    static func growth(live: Int = 3) -> InspectorGrowthReport {
+        let owner = OwnerID(typeName: "Model", serial: 2)
+        return InspectorGrowthReport(
+            owner: owner, ownerSite: site("Model.swift", 10), kind: .subscription,
+            site: site("Model.swift", 33),
+            counts: [live - 2, live - 1, live], live: live,
+            signature: "Model grows subscription App/Model.swift:33",
+            trace:
+                "\(owner) grows: \(live) subscriptions at Model.swift:33, +1 per repetition (tracked at Model.swift:10)\n"
+                + "╰─ live at the last 3 checkpoints: \(live - 2) → \(live - 1) → \(live), and \(owner) is still alive\n"
+                + "   fix: bind the subscription to the screen that makes it")
+    }
+
+    /// ``snapshot(time:)`` with ``growth(live:)``.
+    static func growingSnapshot() -> InspectorSnapshot {
+        var snapshot = snapshot()
+        snapshot.growth = [growth()]
+        return snapshot
+    }
 }
