@@ -8,7 +8,7 @@ extension Ledger {
     /// Gauges `tether_owners`, `tether_owners_ending`, `tether_bindings` (dimension `kind`:
     /// `subscription`, `task`, `observer`, `binding`), `tether_leaked_owners` and
     /// `tether_growing_sites`; counters `tether_leak_verdicts_total` (one per leak verdict, as
-    /// ``Tether/Ledger/onLeak(_:)`` is called: a late release does not take it back) and
+    /// `onLeak` is called: a late release does not take it back) and
     /// `tether_zombie_deliveries_total`. The counters count from the moment reporting starts.
     ///
     /// The gauges follow the ledger's changes: at once after a quiet spell, then at most once a
