@@ -52,20 +52,25 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests \
 	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
 
-# The DocC catalogs of Tether (with its extensions of Task, Publisher, NotificationCenter) and of
-# TetherInspector, into .build/docs. Fails on any DocC warning about the project's own files.
+# The DocC catalogs of Tether (with its extensions of Task, Publisher, NotificationCenter), of
+# TetherInspector and of TetherMetrics (its extension of Ledger), into .build/docs. Fails on any
+# DocC warning about the project's own files.
 docs: deps
 	$(SWIFT) package dump-symbol-graph --emit-extension-block-symbols
-	rm -rf .build/docs && mkdir -p .build/docs/tether .build/docs/inspector
+	rm -rf .build/docs && mkdir -p .build/docs/tether .build/docs/inspector .build/docs/metrics
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether.symbols.json \
 	  "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/Tether@*.symbols.json .build/docs/tether/
 	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/TetherInspector*.symbols.json .build/docs/inspector/
+	cp "$$($(SWIFT) build --show-bin-path)"/../symbolgraph/TetherMetrics*.symbols.json .build/docs/metrics/
 	docc convert Sources/Tether/Tether.docc --additional-symbol-graph-dir .build/docs/tether \
 	  --fallback-display-name Tether --fallback-bundle-identifier tether \
 	  --output-path .build/docs/site 2>&1 | tee .build/docs/docc.log
 	docc convert Sources/TetherInspector/TetherInspector.docc --additional-symbol-graph-dir .build/docs/inspector \
 	  --fallback-display-name TetherInspector --fallback-bundle-identifier tether.inspector \
 	  --output-path .build/docs/inspector-site 2>&1 | tee -a .build/docs/docc.log
+	docc convert Sources/TetherMetrics/TetherMetrics.docc --additional-symbol-graph-dir .build/docs/metrics \
+	  --fallback-display-name TetherMetrics --fallback-bundle-identifier tether.metrics \
+	  --output-path .build/docs/metrics-site 2>&1 | tee -a .build/docs/docc.log
 	@if grep -A1 'warning:' .build/docs/docc.log | grep -- '-->' | grep -qv 'checkouts/'; then \
 	  echo "tether: DocC warnings in the project's own files (above)" >&2; exit 1; fi
 

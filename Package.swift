@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
         .library(name: "TetherInspector", targets: ["TetherInspector"]),
+        .library(name: "TetherMetrics", targets: ["TetherMetrics"]),
         .executable(name: "tether-lab", targets: ["tether-lab"]),
     ],
     dependencies: [
@@ -23,7 +24,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        // For TetherMetricsTests only: a real backend's exposition, read as a server scrapes it.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // ncurses from the system, found without pkg-config: its flags are ones SwiftPM refuses
@@ -47,6 +51,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The ledger reported through swift-metrics. Only this target knows of metrics: Tether stays
+        // free of them.
+        .target(
+            name: "TetherMetrics",
+            dependencies: ["Tether", .product(name: "CoreMetrics", package: "swift-metrics")]),
         .target(
             name: "TerminalUI",
             dependencies: ["Tether", "CNcurses"],
@@ -102,6 +111,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "TetherMetricsTests",
+            dependencies: [
+                "TetherMetrics", "Tether",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,6 +11,7 @@ let package = Package(
         .package(
             url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -22,6 +23,13 @@ let package = Package(
         suite("Tasks"),
         suite("Growth"),
         suite("Inspector", extra: [.product(name: "TetherInspector", package: "Tether")]),
+        // Not "Metrics": swift-metrics has a target of that name.
+        suite(
+            "MetricsReporting",
+            extra: [
+                .product(name: "TetherMetrics", package: "Tether"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
         // As the root package's CNcurses: ncurses without pkg-config, whose flags SwiftPM refuses.
         // Its users also use TerminalUI, which links the library for each platform.
         .systemLibrary(name: "CBenchCurses", path: "CBenchCurses"),

@@ -79,6 +79,12 @@ PAIRS = [
      "serve/bind-and-end at 10,000 a second/client attached",
      "serve/bind-and-end at 10,000 a second/no server ledger on",
      [("time", 50, "none", 0), ("time", 99, "none", 0)]),
+    # Reporting the ledger through swift-metrics (TetherMetrics) to a Prometheus registry: both
+    # sides are Tether with the ledger on; the alternative is the same work with no reporter.
+    ("bind and end at 10,000/s, reporting metrics vs not",
+     "metrics/bind-and-end at 10,000 a second/reporting",
+     "metrics/bind-and-end at 10,000 a second/not reporting ledger on",
+     [("time", 50, "ratio", 1.05), ("time", 99, "none", 0)]),
     # The frame pairs compare the whole Tether path (the app paints the 60 lines with setString,
     # the renderer diffs and draws), then the renderer alone on a finished buffer ("prepainted").
     ("200x60 frame, all cells changed", "frame/200x60 all changed/TerminalUI diff",

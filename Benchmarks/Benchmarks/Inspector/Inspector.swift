@@ -127,24 +127,3 @@ final class Serving: Sendable {
         if let directory = stopped.directory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }
-
-/// Slots `every` apart: `waitForSlot()` returns at the next one, spinning (a sleep wakes up tens
-/// of microseconds late). A caller that fell behind starts afresh from now, without catching up.
-final class Pace: Sendable {
-    private let interval: Duration
-    private let next = Mutex<ContinuousClock.Instant?>(nil)
-
-    init(every interval: Duration) {
-        self.interval = interval
-    }
-
-    func waitForSlot() {
-        let now = ContinuousClock.now
-        let slot = next.withLock { next in
-            let slot = max(next ?? now, now)
-            next = slot + interval
-            return slot
-        }
-        while ContinuousClock.now < slot {}
-    }
-}

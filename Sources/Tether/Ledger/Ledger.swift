@@ -92,9 +92,16 @@ public final class Ledger: Sendable {
     /// Live counts, without building the rest of a snapshot.
     public var counters: LedgerSnapshot.Counters { state.withLock { $0.counters } }
 
-    /// Calls `handler` when the ledger changes — at most once between two ``snapshot()`` calls,
-    /// so a UI that re-renders from a snapshot gets coalesced updates. Costs nothing while no
-    /// handler is registered.
+    /// Live counts, as ``counters``; taking them re-arms ``onChange(_:)`` handlers as
+    /// ``snapshot()`` does, for a watcher that follows only the counts (a metrics reporter).
+    public func takeCounters() -> LedgerSnapshot.Counters {
+        changePending.store(false, ordering: .releasing)
+        return counters
+    }
+
+    /// Calls `handler` when the ledger changes — at most once between two ``snapshot()`` (or
+    /// ``takeCounters()``) calls, so a UI that re-renders from a snapshot gets coalesced updates.
+    /// Costs nothing while no handler is registered.
     ///
     /// The handler runs on the thread that made the change, after the ledger is unlocked; keep it
     /// short (schedule a redraw). The registration lasts until the returned token is cancelled or

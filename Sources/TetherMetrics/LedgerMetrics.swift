@@ -1,0 +1,79 @@
+import CoreMetrics
+import Tether
+
+/// The metrics a reporter writes, made once from its factory.
+///
+/// Names and dimensions are fixed: dashboards and alerts depend on them. The only dimension is
+/// `kind`, with four values; an owner, a call site or a signature would give a fleet's metrics
+/// store a series per object.
+///
+/// The gauges are swift-metrics `Meter`s, which a backend shows as gauges, moved by increments:
+/// each reporter adds its own ledger's numbers, so two ledgers reported to one backend add up
+/// instead of overwriting each other, and a reporter that ends takes its numbers back out.
+struct LedgerMetrics: Sendable {
+    enum Name {
+        static let owners = "tether_owners"
+        static let ownersEnding = "tether_owners_ending"
+        static let bindings = "tether_bindings"
+        static let leakedOwners = "tether_leaked_owners"
+        static let growingSites = "tether_growing_sites"
+        static let leakVerdicts = "tether_leak_verdicts_total"
+        static let zombieDeliveries = "tether_zombie_deliveries_total"
+    }
+
+    /// The dimension of `tether_bindings`, and its value for each kind of entry. Spelled here,
+    /// not taken from `EntryKind`'s raw values, so that renaming a case cannot rename a series.
+    static let kindDimension = "kind"
+
+    static func kindValue(_ kind: EntryKind) -> String {
+        switch kind {
+        case .subscription: "subscription"
+        case .task: "task"
+        case .observer: "observer"
+        case .binding: "binding"
+        }
+    }
+
+    private let owners: Meter
+    private let ownersEnding: Meter
+    private let bindings: [(kind: EntryKind, meter: Meter)]
+    private let leakedOwners: Meter
+    private let growingSites: Meter
+    private let leakVerdicts: Counter
+    private let zombieDeliveries: Counter
+
+    init(factory: any MetricsFactory) {
+        owners = Meter(label: Name.owners, factory: factory)
+        ownersEnding = Meter(label: Name.ownersEnding, factory: factory)
+        bindings = EntryKind.allCases.map { kind in
+            let dimensions = [(Self.kindDimension, Self.kindValue(kind))]
+            return (kind, Meter(label: Name.bindings, dimensions: dimensions, factory: factory))
+        }
+        leakedOwners = Meter(label: Name.leakedOwners, factory: factory)
+        growingSites = Meter(label: Name.growingSites, factory: factory)
+        leakVerdicts = Counter(label: Name.leakVerdicts, factory: factory)
+        zombieDeliveries = Counter(label: Name.zombieDeliveries, factory: factory)
+    }
+
+    /// Moves each gauge by what it changed from `old` to `new`, and counts the zombie deliveries
+    /// `new` has that `old` had not. A gauge that did not change is not written.
+    func move(from old: LedgerReading, to new: LedgerReading) {
+        Self.move(owners, by: new.owners - old.owners)
+        Self.move(ownersEnding, by: new.ending - old.ending)
+        for (kind, meter) in bindings { Self.move(meter, by: new[kind] - old[kind]) }
+        Self.move(leakedOwners, by: new.leakedOwners - old.leakedOwners)
+        Self.move(growingSites, by: new.growingSites - old.growingSites)
+        if new.zombies > old.zombies { zombieDeliveries.increment(by: new.zombies - old.zombies) }
+    }
+
+    /// Counts one leak verdict.
+    func countVerdict() { leakVerdicts.increment() }
+
+    private static func move(_ meter: Meter, by delta: Int) {
+        if delta > 0 {
+            meter.increment(by: Double(delta))
+        } else if delta < 0 {
+            meter.decrement(by: Double(-delta))
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Synchronization
+import Tether
+
+#if TETHER_TSAN
+// As in Tether: under TSan the lock is the pthread-backed one, whose calls TSan can see.
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
+/// One ``Tether/Ledger/reportMetrics(to:)``: reads its ledger when it changes, paced by a
+/// ``ReportPacer``, and moves the metrics by what changed since the last reading.
+///
+/// The lock is held while the metrics are written — the one call out under it, to a backend's
+/// handlers, which never call back — so that readings are written in the order they were taken
+/// (an older one written last would leave a gauge wrong until the next change), and so that
+/// ``end()`` from another thread waits for a reading in progress: nothing is written after it
+/// returns. The timer is armed and cancelled after unlocking.
+final class MetricsReporter: Sendable {
+    /// The least time between two readings of a changing ledger.
+    static let interval: Duration = .seconds(1)
+
+    private struct State {
+        var pacer = ReportPacer(interval: MetricsReporter.interval)
+        /// What this reporter has added to the gauges, and the zombie count it has counted to.
+        var reported = LedgerReading()
+        var timer: ScheduledAction?
+    }
+
+    private weak let ledger: Ledger?
+    private let clock: any TetherClock
+    private let metrics: LedgerMetrics
+    private let state = Mutex(State())
+
+    init(ledger: Ledger, metrics: LedgerMetrics) {
+        self.ledger = ledger
+        self.clock = ledger.clock
+        self.metrics = metrics
+    }
+
+    /// Takes the first reading; the counters count from here on.
+    func start() {
+        let zombiesBefore = ledger?.counters.zombies ?? 0
+        state.withLock { state in
+            state.reported.zombies = zombiesBefore
+            read(&state)
+        }
+    }
+
+    /// The ledger changed (its `onChange` handler, on the changing thread).
+    func ledgerChanged() {
+        let now = clock.now
+        let deadline = state.withLock { state -> Duration? in
+            switch state.pacer.ledgerChanged(at: now) {
+            case .read:
+                read(&state)
+                return nil
+            case .arm(let deadline):
+                return deadline
+            case .wait:
+                return nil
+            }
+        }
+        if let deadline { arm(at: deadline) }
+    }
+
+    /// The ledger judged an owner leaked (its `onLeak` handler, once per verdict).
+    func verdictFound() {
+        state.withLock { state in
+            guard !state.pacer.hasEnded else { return }
+            metrics.countVerdict()
+        }
+    }
+
+    /// Stops reporting and takes this reporter's numbers back out of the gauges; the counters
+    /// keep what they counted. Nothing is written after it returns. Idempotent.
+    func end() {
+        let timer = state.withLock { state -> ScheduledAction? in
+            guard state.pacer.end() else { return nil }
+            let kept = state.reported.gaugesTakenBack
+            metrics.move(from: state.reported, to: kept)
+            state.reported = kept
+            defer { state.timer = nil }
+            return state.timer
+        }
+        timer?.cancel()
+    }
+
+    private func arm(at deadline: Duration) {
+        let timer = clock.schedule(at: deadline) { [weak self] in self?.timerFired() }
+        let stale = state.withLock { state -> ScheduledAction? in
+            if state.pacer.hasEnded { return timer }
+            state.timer = timer
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    private func timerFired() {
+        state.withLock { state in
+            state.timer = nil
+            guard state.pacer.timerFired() == .read else { return }
+            read(&state)
+        }
+    }
+
+    /// Reads the ledger (re-arming its change handlers) and moves the metrics. Under the lock.
+    private func read(_ state: inout State) {
+        guard let ledger, !state.pacer.hasEnded else { return }
+        let reading = LedgerReading(taking: ledger)
+        metrics.move(from: state.reported, to: reading)
+        state.reported = reading
+        state.pacer.read(at: clock.now)
+    }
+}
+
+/// Ends a reporter when its ledger is released: held only by the reporter's `onChange` handler,
+/// which the ledger drops when it deinitializes (and its cancellation drops too).
+final class LedgerRelease: Sendable {
+    let reporter: MetricsReporter
+
+    init(_ reporter: MetricsReporter) { self.reporter = reporter }
+
+    deinit { reporter.end() }
+}

@@ -1,0 +1,109 @@
+import MetricsTestKit
+import Synchronization
+import Testing
+import Tether
+import TetherMetrics
+
+/// Reporters side by side, and how reporting ends.
+@Suite struct ReporterLifetimeTests {
+    /// An owner with nothing in its bag.
+    private final class Plain {
+        let bag = DisposeBag()
+        init() { bag.track(self) }
+    }
+
+    private final class Calls: Sendable {
+        let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    private static func owners(in metrics: TestMetrics) -> Double {
+        (try? metrics.expectMeter("tether_owners"))?.lastValue ?? 0
+    }
+
+    @Test func twoReportersOnOneLedgerEachFollowItAndEndAlone() {
+        let fixture = MetricsFixture()
+        let other = TestMetrics()
+        let first = fixture.report()
+        let second = fixture.ledger.reportMetrics(to: other)
+        let one = fixture.run { Plain() }
+        fixture.passInterval()
+        #expect(fixture.gauge("tether_owners") == 1)
+        #expect(Self.owners(in: other) == 1)
+
+        first.cancel()
+        #expect(fixture.gauge("tether_owners") == 0)
+        let two = fixture.run { Plain() }
+        fixture.passInterval()
+        #expect(fixture.gauge("tether_owners") == 0)
+        #expect(Self.owners(in: other) == 2)
+        withExtendedLifetime((one, two)) {}
+        second.cancel()
+        #expect(Self.owners(in: other) == 0)
+    }
+
+    @Test func ledgersReportedToOneBackendAddUp() {
+        let clock = ManualClock()
+        let metrics = TestMetrics()
+        let screens = Ledger(clock: clock)
+        let services = Ledger(clock: clock)
+        let reportingScreens = screens.reportMetrics(to: metrics)
+        let reportingServices = services.reportMetrics(to: metrics)
+        let screen = Ledger.$current.withValue(screens) { Plain() }
+        let service = Ledger.$current.withValue(services) { [Plain(), Plain()] }
+        clock.advance(by: .seconds(1))
+        #expect(Self.owners(in: metrics) == 3)
+
+        reportingScreens.cancel()
+        #expect(Self.owners(in: metrics) == 2)
+        reportingServices.cancel()
+        #expect(Self.owners(in: metrics) == 0)
+        withExtendedLifetime((screen, service)) {}
+    }
+
+    @Test func releasingTheLedgerEndsReporting() {
+        let clock = ManualClock()
+        let metrics = TestMetrics()
+        var ledger: Ledger? = Ledger(clock: clock)
+        weak let released = ledger
+        let reporting = ledger?.reportMetrics(to: metrics)
+        var owner = ledger.map { ledger in Ledger.$current.withValue(ledger) { Plain() } }
+        clock.advance(by: .seconds(1))
+        #expect(Self.owners(in: metrics) == 1)
+
+        // Released with a change not read yet: the reporter does not keep the ledger, and takes
+        // its numbers back out when the ledger goes.
+        _ = Ledger.$current.withValue(ledger ?? .shared) { Plain() }
+        owner = nil
+        ledger = nil
+        #expect(released == nil)
+        #expect(Self.owners(in: metrics) == 0)
+        let values = (try? metrics.expectMeter("tether_owners"))?.values
+        clock.advance(by: .seconds(5))
+        #expect((try? metrics.expectMeter("tether_owners"))?.values == values)
+        _ = owner
+        reporting?.cancel()
+    }
+
+    @Test func anotherChangeHandlerIsCalledAfterEachOfItsSnapshotsAndNotFlooded() {
+        let fixture = MetricsFixture()
+        let calls = Calls()
+        let watching = fixture.ledger.onChange { calls.count.add(1, ordering: .relaxed) }
+        let reporting = fixture.report()
+
+        // Like a UI that renders a snapshot when told of a change: told once per snapshot,
+        // however often the reporter reads.
+        for round in 1...3 {
+            _ = fixture.ledger.snapshot()
+            let before = calls.value
+            for _ in 0..<100 { _ = fixture.run { Plain() } }
+            // One call for the change after the snapshot; at most one more after the reporter's
+            // reading, which happens at most once per interval.
+            #expect((1...2).contains(calls.value - before), "round \(round)")
+            fixture.passInterval()
+        }
+        #expect(fixture.gaugeHistory("tether_owners").isEmpty)  // every owner was gone when read
+        withExtendedLifetime(watching) {}
+        reporting.cancel()
+    }
+}

@@ -1,0 +1,124 @@
+import MetricsTestKit
+import Synchronization
+import Testing
+import Tether
+
+#if TETHER_TSAN
+// Under `make tsan`, the tests' own locks are the pthread-backed one too (see TetherTests).
+typealias Mutex<Value> = SanitizerMutex<Value>
+#endif
+
+/// A ledger on a manual clock, reported to a test backend of its own: tests run in parallel.
+struct MetricsFixture {
+    let clock = ManualClock()
+    let ledger: Ledger
+    let metrics = TestMetrics()
+
+    /// - Parameter gracePeriod: Long by default, so that reading intervals pass while an owner
+    ///   waits for its verdict.
+    init(gracePeriod: Duration = .seconds(60)) {
+        ledger = Ledger(clock: clock, gracePeriod: gracePeriod)
+    }
+
+    func run<R>(_ body: () throws -> R) rethrows -> R {
+        try Ledger.$current.withValue(ledger) { try body() }
+    }
+
+    func report() -> AnyCancellable { ledger.reportMetrics(to: metrics) }
+
+    /// Lets a reporter's interval pass: a change since its last reading is read now.
+    func passInterval() { clock.advance(by: .seconds(1)) }
+
+    /// Lets the grace period pass, running the verdicts that fall due.
+    func passGracePeriod() { clock.advance(by: ledger.gracePeriod) }
+
+    /// A gauge's value now; 0 when it was never moved.
+    func gauge(_ label: String, kind: String? = nil) -> Double {
+        let dimensions = kind.map { [("kind", $0)] } ?? []
+        return (try? metrics.expectMeter(label, dimensions))?.lastValue ?? 0
+    }
+
+    /// Every value a gauge took, in order.
+    func gaugeHistory(_ label: String, kind: String? = nil) -> [Double] {
+        let dimensions = kind.map { [("kind", $0)] } ?? []
+        return (try? metrics.expectMeter(label, dimensions))?.values ?? []
+    }
+
+    /// A counter's total.
+    func counter(_ label: String) -> Int64 { metrics.counterTotal(label: label) }
+
+    /// Every value every metric was given, in order: equal twice when nothing was written between.
+    var everyValueWritten: [String] {
+        metrics.meters.map { "\($0.label) \($0.dimensions) \($0.values)" }.sorted()
+            + metrics.counters.map { "\($0.label) \($0.values)" }.sorted()
+    }
+
+    /// The numbers a dashboard shows, in one value: every gauge and counter.
+    var shown: Shown {
+        Shown(
+            owners: gauge("tether_owners"), ending: gauge("tether_owners_ending"),
+            subscriptions: gauge("tether_bindings", kind: "subscription"),
+            tasks: gauge("tether_bindings", kind: "task"),
+            observers: gauge("tether_bindings", kind: "observer"),
+            bindings: gauge("tether_bindings", kind: "binding"),
+            leaked: gauge("tether_leaked_owners"), growing: gauge("tether_growing_sites"),
+            verdicts: counter("tether_leak_verdicts_total"),
+            zombies: counter("tether_zombie_deliveries_total"))
+    }
+}
+
+/// Every metric of a reporter at one moment, for whole-state assertions.
+struct Shown: Equatable, CustomStringConvertible {
+    var owners = 0.0
+    var ending = 0.0
+    var subscriptions = 0.0
+    var tasks = 0.0
+    var observers = 0.0
+    var bindings = 0.0
+    var leaked = 0.0
+    var growing = 0.0
+    var verdicts: Int64 = 0
+    var zombies: Int64 = 0
+
+    var description: String {
+        "owners \(owners) ending \(ending) subscriptions \(subscriptions) tasks \(tasks) "
+            + "observers \(observers) bindings \(bindings) leaked \(leaked) growing \(growing) "
+            + "verdicts \(verdicts) zombies \(zombies)"
+    }
+}
+
+/// A screen's model: one owner with a bound subscription, task and observer.
+final class Screen {
+    let bag = DisposeBag()
+
+    init(events: PassthroughSubject<Int, Never>, orientation: LiveData<Int>, clock: ManualClock) {
+        bag.track(self)
+        events.sink(boundTo: bag) { _ in }
+        bag.task { try? await clock.sleep(for: .seconds(1_000_000)) }  // until cancelled
+        orientation.add(observer: self, disposeBag: bag) { _ in }
+    }
+}
+
+/// An owner that keeps a subscription attributed to it but not bound: the leak a test makes.
+final class Forgetful {
+    let bag = DisposeBag()
+    var subscription: AnyCancellable?
+
+    init(events: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        subscription = events.sink(attributedTo: bag) { _ in }
+    }
+}
+
+/// Yields until `condition` holds — a wait on a condition, not on time. Records an issue after a
+/// generous bound instead of hanging the run when the condition never comes.
+func waitUntil(
+    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    for _ in 0..<1_000_000 {
+        if condition() { return }
+        await Task.yield()
+    }
+    Issue.record("waited for a condition that never held", sourceLocation: sourceLocation)
+}
