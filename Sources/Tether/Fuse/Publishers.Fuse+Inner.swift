@@ -2,11 +2,10 @@ extension Publishers.Fuse {
     /// One subscription through a fuse, as its subscriber and its fuse see it: what the subscriber
     /// requests and cancels, and what the fuse blows.
     ///
-    /// Thread-safe: the fuse blows it from any thread. The per-value path runs through the
-    /// ``Relay`` and `gate` alone (one atomic add and one compare-and-exchange, no lock); the rare
-    /// paths (subscription, request, completion, cancel, blow) change `state` under its lock, and
-    /// every way of ending goes through ``end(_:)``, once. Upstream and the subscriber are called,
-    /// and released, after unlocking.
+    /// Thread-safe: the fuse blows it from any thread. Its state is in one ``LockedBox``, changed on
+    /// the rare paths (subscription, request, completion, cancel, blow); every way of ending goes
+    /// through ``end(_:)``, once. Upstream and the subscriber are called, and released, after
+    /// unlocking. Values do not come here: they pass through the ``Relay`` and its gate alone.
     final class Inner<Downstream: Subscriber>: Subscription, FuseMember, Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         /// How the subscription ends.
@@ -27,24 +26,22 @@ extension Publishers.Fuse {
             let completion: Subscribers.Completion<Failure>?
             /// The relay to the subscriber, released with the settlement (the subscriber with it,
             /// unless a delivery still runs; then when that returns).
-            let relay: Relay<Downstream>?
+            let relay: Relay<Downstream>
             /// This subscription's hold on the fuse, released last.
             let anchor: FuseAnchor?
         }
 
         private struct State {
+            /// Set before the subscription is handed out; nil once it has ended.
             var relay: Relay<Downstream>?
             var upstream: (any Subscription)?
             var pendingDemand = Subscribers.Demand.none
             var anchor: FuseAnchor?
         }
 
-        let gate = AtomicFuseGate()
-        let entry: LedgerEntry?
         private let state: LockedBox<State>
 
-        init(anchor: FuseAnchor, entry: LedgerEntry?) {
-            self.entry = entry
+        init(anchor: FuseAnchor) {
             state = LockedBox(State(anchor: anchor))
         }
 
@@ -57,7 +54,7 @@ extension Publishers.Fuse {
         /// subscription has ended and `subscription` must be cancelled.
         func subscribed(to subscription: any Subscription) -> Subscribers.Demand? {
             state.withLock { state in
-                guard gate.subscribe() else { return nil }
+                guard let relay = state.relay, relay.gate.subscribe() else { return nil }
                 state.upstream = subscription
                 defer { state.pendingDemand = .none }
                 return state.pendingDemand
@@ -66,7 +63,7 @@ extension Publishers.Fuse {
 
         func request(_ demand: Subscribers.Demand) {
             let upstream = state.withLock { state -> (any Subscription)? in
-                switch gate.current.status {
+                switch state.relay?.gate.current.status ?? .terminal {
                 case .awaitingUpstream:
                     state.pendingDemand += demand
                     return nil
@@ -87,59 +84,63 @@ extension Publishers.Fuse {
         func end(_ ending: Ending) {
             guard let settlement = state.withLock({ settle(&$0, ending) }) else { return }
             switch ending {
-            case .completed: entry?.end(.ended)
-            case .cancelled, .blown: entry?.end(.cancelled)
+            case .completed: settlement.relay.entry?.end(.ended)
+            case .cancelled, .blown: settlement.relay.entry?.end(.cancelled)
             }
             settlement.anchor?.core.unregister(self)
             settlement.upstream?.cancel()
             if let completion = settlement.completion {
-                settlement.relay?.downstream.receive(completion: completion)
+                settlement.relay.downstream.receive(completion: completion)
             }
         }
 
         /// Under the lock: marks the gate terminal and takes everything out of `state`; nil if the
         /// subscription had ended.
         private func settle(_ state: inout State, _ ending: Ending) -> Settlement? {
+            guard let relay = state.relay else { return nil }
             let completion: Subscribers.Completion<Failure>?
             let upstream: (any Subscription)?
             switch ending {
             case .completed(let upstreamCompletion):
-                guard gate.end(blown: false) != nil else { return nil }
+                guard relay.gate.end(blown: false) != nil else { return nil }
                 completion = upstreamCompletion
                 upstream = nil
             case .cancelled:
-                guard gate.end(blown: false) != nil else { return nil }
+                guard relay.gate.end(blown: false) != nil else { return nil }
                 completion = nil
                 upstream = state.upstream
             case .blown:
                 // Blown during a delivery, the subscriber is finished by the last to leave.
-                guard let finishesNow = gate.end(blown: true) else { return nil }
+                guard let finishesNow = relay.gate.end(blown: true) else { return nil }
                 completion = finishesNow ? .finished : nil
                 upstream = state.upstream
             }
             defer { state = State() }
-            return Settlement(
-                upstream: upstream, completion: completion, relay: state.relay, anchor: state.anchor)
+            return Settlement(upstream: upstream, completion: completion, relay: relay, anchor: state.anchor)
         }
     }
 
     /// The upstream's subscriber for one subscription through a fuse: passes each value to the
-    /// subscriber through the ``Inner``'s gate.
+    /// subscriber through its gate, with no lock.
     ///
-    /// It holds the subscriber for as long as it lives: upstream holds it until the subscription
-    /// ends, the ``Inner`` too, and a delivery while it runs; once they let go, the subscriber is
-    /// released.
+    /// What a value needs is here, immutable: the gate, the ledger entry, the subscriber. It holds
+    /// the subscriber for as long as it lives: upstream holds it until the subscription ends, the
+    /// ``Inner`` too, and a delivery while it runs; once they let go, the subscriber is released.
     final class Relay<Downstream: Subscriber>: Subscriber
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let inner: Inner<Downstream>
+        /// The subscription's status and the deliveries running (see ``FuseGate``).
+        let gate = AtomicFuseGate()
+        let entry: LedgerEntry?
         let downstream: Downstream
+        let inner: Inner<Downstream>
 
-        init(inner: Inner<Downstream>, downstream: Downstream) {
+        init(inner: Inner<Downstream>, downstream: Downstream, entry: LedgerEntry?) {
             self.inner = inner
             self.downstream = downstream
+            self.entry = entry
         }
 
         /// Hands the subscription downstream (the gate starts with that delivery), then subscribes
@@ -147,7 +148,7 @@ extension Publishers.Fuse {
         func start(upstream publisher: Upstream) {
             downstream.receive(subscription: inner)
             leave()
-            if inner.gate.current.status == .awaitingUpstream { publisher.subscribe(self) }
+            if gate.current.status == .awaitingUpstream { publisher.subscribe(self) }
         }
 
         func receive(subscription: any Subscription) {
@@ -159,12 +160,12 @@ extension Publishers.Fuse {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard inner.gate.enter() else {
+            guard gate.enter() else {
                 leave()
                 return .none
             }
             // Combine calls `receive(_:)` serially, so the count needs no locked increment.
-            inner.entry?.deliveredSerially()
+            entry?.deliveredSerially()
             let demand = downstream.receive(input)
             return leave() ? .none : demand
         }
@@ -177,7 +178,7 @@ extension Publishers.Fuse {
         /// delivery. True if it did.
         @discardableResult
         private func leave() -> Bool {
-            guard inner.gate.leave() else { return false }
+            guard gate.leave() else { return false }
             finish()
             return true
         }

@@ -32,8 +32,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let entry = Ledger.current.open(.subscription, owner: nil, site: site, bound: false)
-            let inner = Inner<S>(anchor: anchor, entry: entry)
-            let relay = Relay(inner: inner, downstream: subscriber)
+            let inner = Inner<S>(anchor: anchor)
+            let relay = Relay(inner: inner, downstream: subscriber, entry: entry)
             inner.attach(relay)
             // A fuse that has blown blows this subscription too: the subscriber gets it, then
             // `.finished`, and upstream is not subscribed.
