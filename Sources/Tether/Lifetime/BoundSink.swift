@@ -35,7 +35,11 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let body = state.withLock({ $0.receiveValue }) else { return .none }
+        // Copied out into a local, not returned: a closure result of a type generic over `Input`
+        // would make every value look the type's metadata up.
+        var body: ((Input) -> Void)?
+        state.withLock { body = $0.receiveValue }
+        guard let body else { return .none }
         entry?.deliveredSerially()
         body(input)
         return .none
