@@ -4,6 +4,7 @@
 //     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
 //     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
 //     tether-bench-profile fuse|bound-sink|asyncsink raw [count]   (the alternative: raw sinks, a Task per value)
+//     tether-bench-profile fuse|bound-sink raw|ledger-on|ledger-off count subscribers   (100 by default)
 //     tether-bench-profile frame paint|diff [count]
 //     tether-bench-profile interleaved ledger-on|ledger-off [rounds]   (wall clock, see interleaved(_:…))
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
@@ -44,19 +45,21 @@ case "livedata":
         print(sum.value, observers.count)
     }
 case "fuse", "bound-sink":
-    // One send to 100 subscribers through a fuse, or 100 sink(boundTo:).
+    // One send to 100 subscribers (or as many as the fifth argument says) through a fuse, or
+    // sink(boundTo:).
+    let subscribers = arguments.count > 4 ? Int(arguments[4]) ?? 100 : 100
     Ledger.$current.withValue(ledger) {
         let sum = Tally()
         let holder = Holder()
         let owner = Owner()
         var cancellables = Set<AnyCancellable>()
         if arguments[2] == "raw" {
-            rawSinks(100, to: subject, sum: sum, into: &cancellables)
+            rawSinks(subscribers, to: subject, sum: sum, into: &cancellables)
         } else if arguments[1] == "fuse" {
             let fused = subject.fuse(heldBy: holder, on: \.cancellables)
-            fusedSinks(100, to: fused, sum: sum, into: &cancellables)
+            fusedSinks(subscribers, to: fused, sum: sum, into: &cancellables)
         } else {
-            for _ in 0..<100 { subject.sink(boundTo: owner.bag) { sum.add($0) } }
+            for _ in 0..<subscribers { subject.sink(boundTo: owner.bag) { sum.add($0) } }
         }
         for value in 0..<count { subject.send(value) }
         print(sum.value, cancellables.count, holder.cancellables.count)

@@ -8,6 +8,29 @@ import Testing
         return nil
     }
 
+    /// What a `.latest` value cancels.
+    private func cancelling(_ action: AsyncSinkStateMachine<Int>.ReceiveAction) -> Int {
+        if case .start(_, _, let cancelling) = action { return cancelling.count }
+        return 0
+    }
+
+    @Test func concurrentStartsEveryValueThroughTheSamePathAsTheOthers() {
+        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
+        let bodies = (1...3).compactMap { started(machine.received($0)) }
+        #expect(bodies.map(\.value) == [1, 2, 3])
+        #expect(Set(bodies.map(\.id)).count == 3)
+        #expect(machine.runningCount == 3, "a body is in the books from the decision on")
+        for body in bodies {
+            let registered = machine.registered(id: body.id, task: Task {}, entry: nil)
+            #expect(registered)
+        }
+        for body in bodies {
+            let next = machine.finished(id: body.id)
+            #expect(next == nil)
+        }
+        #expect(machine.runningCount == 0)
+    }
+
     @Test func serialQueuesValuesAndStartsTheNextWhenABodyFinishes() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .serial)
         let first = started(machine.received(1))
@@ -31,13 +54,18 @@ import Testing
         #expect(late == nil)
     }
 
-    @Test func noConcurrentBodyStartsAfterCancel() {
+    @Test func noBodyStartsAfterCancelAndOneStartingIsTurnedAway() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = machine.startedConcurrentBody(task: Task {}, entry: nil)
-        #expect(first != nil)
-        let running = machine.cancel()
-        #expect(running.count == 1)
-        #expect(machine.startedConcurrentBody(task: Task {}, entry: nil) == nil)
+        let running = started(machine.received(1))!
+        let runningRegistered = machine.registered(id: running.id, task: Task {}, entry: nil)
+        #expect(runningRegistered)
+        let starting = started(machine.received(2))!
+        let cancelled = machine.cancel()
+        #expect(cancelled.count == 1, "the running body; the starting one has no task yet")
+        let startingRegistered = machine.registered(id: starting.id, task: Task {}, entry: nil)
+        #expect(!startingRegistered)
+        let late = started(machine.received(3))
+        #expect(late == nil)
         #expect(machine.runningCount == 0)
     }
 
@@ -52,11 +80,29 @@ import Testing
         #expect(machine.runningCount == 1)
     }
 
+    @Test func latestKeepsAReplacedBodyInTheBooksUntilItReturns() {
+        var machine = AsyncSinkStateMachine<Int>(overlap: .latest)
+        let first = started(machine.received(1))!
+        let registered = machine.registered(id: first.id, task: Task {}, entry: nil)
+        #expect(registered)
+        let second = machine.received(2)
+        #expect(cancelling(second) == 1)
+        #expect(machine.runningCount == 2, "the replaced body is still there")
+        let third = machine.received(3)
+        #expect(cancelling(third) == 0, "a replaced body is cancelled once")
+        let cancelled = machine.cancel()
+        #expect(cancelled.count == 1, "a cancel of the sink reaches the replaced body too")
+        _ = machine.finished(id: first.id)
+        #expect(machine.runningCount == 0)
+    }
+
     @Test func finishedBodiesLeaveTheBooks() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        for _ in 0..<100 {
-            let body = machine.startedConcurrentBody(task: Task {}, entry: nil)!
-            _ = machine.finished(id: body)
+        for value in 0..<100 {
+            let body = started(machine.received(value))!
+            let registered = machine.registered(id: body.id, task: Task {}, entry: nil)
+            #expect(registered)
+            _ = machine.finished(id: body.id)
         }
         #expect(machine.runningCount == 0)
     }
@@ -71,29 +117,17 @@ import Testing
         #expect(third?.value == 3)
     }
 
-    @Test func anIDThatLeftTheBooksDoesNotMatchTheBodyReusingItsSlot() {
+    @Test func anIDThatLeftTheBooksNeverMatchesALaterBody() {
         var machine = AsyncSinkStateMachine<Int>(overlap: .dropWhileBusy)
         let first = started(machine.received(1))!
         _ = machine.finished(id: first.id)
         let second = started(machine.received(2))!
         #expect(second.id != first.id)
-        _ = machine.finished(id: first.id)  // stale: must not free the second body's slot
+        _ = machine.finished(id: first.id)  // stale: must not take the second body out
         #expect(machine.runningCount == 1)
         let staleRegistered = machine.registered(id: first.id, task: Task {}, entry: nil)
         let secondRegistered = machine.registered(id: second.id, task: Task {}, entry: nil)
         #expect(!staleRegistered)
         #expect(secondRegistered)
-    }
-
-    @Test func aConcurrentIDThatLeftTheBooksFreesNothing() {
-        var machine = AsyncSinkStateMachine<Int>(overlap: .concurrent)
-        let first = machine.startedConcurrentBody(task: Task {}, entry: nil)!
-        _ = machine.finished(id: first)
-        let second = machine.startedConcurrentBody(task: Task {}, entry: nil)!
-        #expect(second != first)
-        _ = machine.finished(id: first)
-        #expect(machine.runningCount == 1)
-        _ = machine.finished(id: second)
-        #expect(machine.runningCount == 0)
     }
 }

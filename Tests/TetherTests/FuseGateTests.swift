@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct FuseGateTests {
     private func subscribed() -> FuseGate {
-        let (idle, settle) = FuseGate.initial.leaving()
-        #expect(settle == .none)
+        let (idle, finishes) = FuseGate.initial.leaving()
+        #expect(!finishes)
         return idle.subscribing()!
     }
 
@@ -18,55 +18,62 @@ import Testing
         let entered = gate.entering()
         #expect(entered.admitted)
         #expect(entered.next.deliveries == 1)
-        #expect(entered.next.leaving() == (gate, .none))
-        let ended = gate.terminating(leaving: .release)!.next
+        #expect(entered.next.leaving() == (gate, false))
+        let ended = gate.ending(blown: false)!.next
         #expect(!ended.entering().admitted)
     }
 
-    @Test func endingWhileNoDeliveryRunsSettlesAtOnceAndOnlyOnce() {
-        let (ended, idle) = subscribed().terminating(leaving: .finish)!
-        #expect(idle)
+    @Test func aBlowWhileNoDeliveryRunsFinishesAtOnceAndOnlyOnce() {
+        let (ended, finishesNow) = subscribed().ending(blown: true)!
+        #expect(finishesNow)
         #expect(ended.status == .terminal)
-        #expect(ended.pending == .none)
-        #expect(ended.terminating(leaving: .release) == nil)
+        #expect(!ended.finishPending)
+        #expect(ended.ending(blown: false) == nil)
+        #expect(ended.ending(blown: true) == nil)
         let late = ended.entering()
         #expect(!late.admitted)
-        #expect(late.next.leaving().settle == .none, "a late value leaves without settling again")
+        #expect(!late.next.leaving().finishes, "a late value leaves without finishing again")
     }
 
-    @Test func aBlowDuringNestedDeliveriesIsSettledByTheLastToLeave() {
+    @Test func aCancelOrACompletionFinishesNothing() {
+        let (ended, finishesNow) = subscribed().entering().next.ending(blown: false)!
+        #expect(!finishesNow)
+        #expect(!ended.finishPending)
+        #expect(!ended.leaving().finishes)
+    }
+
+    @Test func aBlowDuringNestedDeliveriesIsFinishedByTheLastToLeave() {
         let outer = subscribed().entering().next
         let inner = outer.entering().next  // a re-entrant send
-        let (blown, idle) = inner.terminating(leaving: .finish)!
-        #expect(!idle)
+        let (blown, finishesNow) = inner.ending(blown: true)!
+        #expect(!finishesNow)
         let late = blown.entering()  // a value sent after the blow, on another thread
         #expect(!late.admitted)
-        let (afterLate, lateSettle) = late.next.leaving()
-        #expect(lateSettle == .none)
-        let (afterInner, innerSettle) = afterLate.leaving()
-        #expect(innerSettle == .none)
-        let (afterOuter, outerSettle) = afterInner.leaving()
-        #expect(outerSettle == .finish)
+        let (afterLate, lateFinishes) = late.next.leaving()
+        #expect(!lateFinishes)
+        let (afterInner, innerFinishes) = afterLate.leaving()
+        #expect(!innerFinishes)
+        let (afterOuter, outerFinishes) = afterInner.leaving()
+        #expect(outerFinishes)
         #expect(afterOuter.deliveries == 0)
-        #expect(afterOuter.terminating(leaving: .release) == nil)
-        let settled = afterOuter.settled()
-        #expect(settled.pending == .none)
-        #expect(settled.status == .terminal)
-        #expect(settled.entering().next.leaving().settle == .none, "a value after the settling")
+        #expect(!afterOuter.finishPending, "finished once")
+        #expect(afterOuter.status == .terminal)
+        #expect(afterOuter.ending(blown: true) == nil)
+        #expect(!afterOuter.entering().next.leaving().finishes, "a value after the finish")
     }
 
-    @Test func onlyTheFirstEndDecidesWhatTheLastDeliveryDoes() {
+    @Test func onlyTheFirstEndDecides() {
         let delivering = subscribed().entering().next
-        let (cancelled, _) = delivering.terminating(leaving: .release)!
-        #expect(cancelled.terminating(leaving: .finish) == nil)
-        #expect(cancelled.leaving().settle == .release)
+        let (cancelled, _) = delivering.ending(blown: false)!
+        #expect(cancelled.ending(blown: true) == nil)
+        #expect(!cancelled.leaving().finishes)
     }
 
     @Test func aBlowDuringTheHandOverFinishesAfterIt() {
-        let (blown, idle) = FuseGate.initial.terminating(leaving: .finish)!
-        #expect(!idle)
+        let (blown, finishesNow) = FuseGate.initial.ending(blown: true)!
+        #expect(!finishesNow)
         #expect(blown.subscribing() == nil)
-        #expect(blown.leaving().settle == .finish)
+        #expect(blown.leaving().finishes)
     }
 
     // The atomic gate a fuse's subscription runs: the same transitions, applied to one word.
@@ -74,16 +81,16 @@ import Testing
     @Test func theAtomicGateAdmitsOnlyWhileSubscribed() {
         let gate = SharedGate()
         #expect(!gate.enter(), "no value before upstream's subscription")
-        #expect(gate.leave() == .none)
-        #expect(gate.leave() == .none, "the hand-over of the subscription leaves")
+        #expect(!gate.leave())
+        #expect(!gate.leave(), "the hand-over of the subscription leaves")
         #expect(gate.subscribe())
         #expect(!gate.subscribe(), "upstream subscribes once")
         #expect(gate.enter())
-        #expect(gate.leave() == .none)
-        #expect(gate.terminate(leaving: .release) == true, "idle: the caller settles")
-        #expect(gate.terminate(leaving: .finish) == nil, "it ends once")
+        #expect(!gate.leave())
+        #expect(gate.end(blown: true) == true, "idle: the caller finishes")
+        #expect(gate.end(blown: true) == nil, "it ends once")
         #expect(!gate.enter())
-        #expect(gate.leave() == .none, "a late value leaves without settling")
+        #expect(!gate.leave(), "a late value leaves without finishing")
     }
 
     @Test func theAtomicGateLeavesABlowDuringNestedDeliveriesToTheLastToLeave() {
@@ -92,41 +99,37 @@ import Testing
         #expect(gate.subscribe())
         #expect(gate.enter())  // outer
         #expect(gate.enter())  // a re-entrant send
-        #expect(gate.terminate(leaving: .finish) == false)
+        #expect(gate.end(blown: true) == false)
         #expect(!gate.enter(), "a value sent after the blow")
-        #expect(gate.leave() == .none)
-        #expect(gate.leave() == .none)
-        #expect(gate.leave() == .finish, "the outer delivery settles")
-        gate.settle()
-        #expect(gate.current.pending == .none)
+        #expect(!gate.leave())
+        #expect(!gate.leave())
+        #expect(gate.leave(), "the outer delivery finishes")
+        #expect(!gate.current.finishPending)
         #expect(gate.current.status == .terminal)
         #expect(!gate.enter())
-        #expect(gate.leave() == .none, "a value after the settling")
+        #expect(!gate.leave(), "a value after the finish")
     }
 
-    @Test func exactlyOneThreadSettlesARaceOfValuesAndABlow() async {
+    @Test func exactlyOneThreadFinishesARaceOfValuesAndABlow() async {
         for _ in 0..<200 {
             let gate = SharedGate()
             _ = gate.leave()
             #expect(gate.subscribe())
-            let settlers = Recorder<String>()
+            let finishers = Recorder<String>()
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
                         for _ in 0..<50 {
                             _ = gate.enter()
-                            if gate.leave() != .none {
-                                gate.settle()
-                                settlers.record("delivery")
-                            }
+                            if gate.leave() { finishers.record("delivery") }
                         }
                     }
                 }
                 group.addTask {
-                    if gate.terminate(leaving: .finish) == true { settlers.record("blow") }
+                    if gate.end(blown: true) == true { finishers.record("blow") }
                 }
             }
-            #expect(settlers.events.count == 1, "settled by \(settlers.events)")
+            #expect(finishers.events.count == 1, "finished by \(finishers.events)")
             #expect(gate.current.deliveries == 0)
         }
     }
@@ -139,8 +142,7 @@ private final class SharedGate: Sendable {
 
     var current: FuseGate { gate.current }
     func enter() -> Bool { gate.enter() }
-    func leave() -> FuseGate.Pending { gate.leave() }
-    func settle() { gate.settle() }
+    func leave() -> Bool { gate.leave() }
     func subscribe() -> Bool { gate.subscribe() }
-    func terminate(leaving pending: FuseGate.Pending) -> Bool? { gate.terminate(leaving: pending) }
+    func end(blown: Bool) -> Bool? { gate.end(blown: blown) }
 }

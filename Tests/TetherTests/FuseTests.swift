@@ -47,6 +47,24 @@ private final class Holder {
         }
     }
 
+    @Test func blowingReleasesASubscriberThatKeepsItsSubscription() {
+        withOwnLedger {
+            let subject = PassthroughSubject<Int, Never>()
+            var holder: Holder? = Holder()
+            weak var released: StreamsRecorder<Int>?
+            do {
+                // The recorder holds its subscription for good: only the fuse can break the cycle.
+                let recorder = StreamsRecorder<Int>()
+                released = recorder
+                subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
+                subject.send(1)
+                holder = nil
+                #expect(recorder.events == [.subscribed, .value(1), .finished])
+            }
+            #expect(released == nil, "the blown subscription let go of its subscriber")
+        }
+    }
+
     @Test func finishesASubscriberThatArrivesAfterTheFuseBlew() {
         withOwnLedger {
             let subject = PassthroughSubject<Int, Never>()

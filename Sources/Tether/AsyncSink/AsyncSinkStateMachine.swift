@@ -15,29 +15,23 @@ public enum AsyncSinkOverlap: Sendable, Hashable {
 /// The bookkeeping of an `asyncSink`: which bodies run, which values wait. Pure: it decides, its
 /// storage acts (starts and cancels tasks) after unlocking.
 ///
+/// Every body starts the same way, whatever the policy: ``received(_:)`` decides to start it and
+/// books it as starting under a new id; once its task exists, ``registered(id:task:entry:)`` books
+/// the task, or turns it away if the sink was cancelled (or, for `.latest`, a later value replaced
+/// it) meanwhile; ``finished(id:)`` takes it out of the books. `.concurrent` is the policy that
+/// always starts.
+///
 /// Generic over what waits so that its tests can queue plain values; the storage uses it with one
-/// concrete type, ``AsyncSinkStarter``, so the compiler specializes it there and the per-value path
-/// looks no metadata up.
+/// concrete type, ``AsyncSinkStarter``.
 struct AsyncSinkStateMachine<Value: Sendable> {
-    /// One place in the books: free, or holding a body before and after its task is known.
-    ///
-    /// The books are a slab, not a dictionary: a body's id is its slot's index and the slot's
-    /// generation, so finding it needs no hashing, and freed slots are reused (the books hold as
-    /// many slots as bodies ever ran at once). The generation, bumped on each reuse, keeps the id
-    /// of a body that left the books (replaced by `.latest` while starting, cancelled) from
-    /// matching a newer one.
-    private struct Slot {
-        enum State {
-            case free(nextFree: Int)
-            case starting
-            case running(Task<Void, Never>, LedgerEntry?)
-            /// Cancelled by a later value (`.latest`), not yet returned: kept until it returns, so
-            /// that a cancel of the sink racing the cancel of the replaced body reaches it too.
-            case replaced(Task<Void, Never>, LedgerEntry?)
-        }
-
-        var generation: UInt32
-        var state: State
+    /// A body in the books.
+    enum Body {
+        /// Decided on; its task does not exist yet.
+        case starting
+        case running(Running)
+        /// Cancelled by a later value (`.latest`), not yet returned: kept until it returns, so that
+        /// a cancel of the sink racing the cancel of the replaced body reaches it too.
+        case replaced(Running)
     }
 
     /// A running body to cancel: its task and its ledger entry.
@@ -48,70 +42,59 @@ struct AsyncSinkStateMachine<Value: Sendable> {
 
     enum ReceiveAction {
         case none
+        /// Start `value`'s body as `id`, after cancelling the bodies it replaces.
         case start(id: UInt64, value: Value, cancelling: [Running])
     }
 
     let overlap: AsyncSinkOverlap
-    private var slots: [Slot] = []
-    /// The first free slot; the free ones are chained through `nextFree`. -1 when none is free.
-    private var firstFree = -1
+    /// The bodies started and not returned, by id. Ids count up and are never reused: the id of a
+    /// body that left the books never matches another.
+    private var bodies: [UInt64: Body] = [:]
+    private var nextID: UInt64 = 0
     private var waiting = Deque<Value>()
     private(set) var isCancelled = false
-    /// How many bodies run (or are starting), replaced ones included until they return.
-    private(set) var runningCount = 0
 
     init(overlap: AsyncSinkOverlap) { self.overlap = overlap }
+
+    /// How many bodies run (or are starting), replaced ones included until they return.
+    var runningCount: Int { bodies.count }
 
     mutating func received(_ value: Value) -> ReceiveAction {
         guard !isCancelled else { return .none }
         switch overlap {
         case .concurrent:
-            return .start(id: takeSlot(), value: value, cancelling: [])
+            return .start(id: book(), value: value, cancelling: [])
         case .serial:
-            guard runningCount == 0 else {
+            guard bodies.isEmpty else {
                 waiting.append(value)
                 return .none
             }
-            return .start(id: takeSlot(), value: value, cancelling: [])
+            return .start(id: book(), value: value, cancelling: [])
         case .latest:
-            // The running bodies stay in the books, as replaced, until they return: the caller
-            // cancels them after unlocking, and a cancel of the sink meanwhile must reach them
-            // too. A body still starting leaves the books now; it finds its slot gone when it
-            // registers, and is refused then.
             let cancelling = replaceAll()
-            return .start(id: takeSlot(), value: value, cancelling: cancelling)
+            return .start(id: book(), value: value, cancelling: cancelling)
         case .dropWhileBusy:
-            guard runningCount == 0 else { return .none }
-            return .start(id: takeSlot(), value: value, cancelling: [])
+            return bodies.isEmpty ? .start(id: book(), value: value, cancelling: []) : .none
         }
-    }
-
-    /// For `.concurrent` only: a value's body has its task already, made before this lock was
-    /// taken (nothing has to wait for a decision); puts it in the books as running and returns its
-    /// id. Nil once cancelled: the caller cancels the task.
-    mutating func startedConcurrentBody(task: Task<Void, Never>, entry: LedgerEntry?) -> UInt64? {
-        precondition(overlap == .concurrent, "only concurrent bodies start without a decision")
-        guard !isCancelled else { return nil }
-        return takeSlot(as: .running(task, entry))
     }
 
     /// A body's task now exists. Returns false when it must be cancelled at once: the sink was
     /// cancelled, or a later value replaced it, while it was starting.
     mutating func registered(id: UInt64, task: Task<Void, Never>, entry: LedgerEntry?) -> Bool {
-        guard !isCancelled, let index = index(of: id), case .starting = slots[index].state else {
+        guard !isCancelled, let index = bodies.index(forKey: id), case .starting = bodies.values[index] else {
             return false
         }
-        slots[index].state = .running(task, entry)
+        bodies.values[index] = .running(Running(task: task, entry: entry))
         return true
     }
 
-    /// A body returned. For `.serial`, the next waiting value to start.
+    /// A body returned (or was turned away). For `.serial`, the next waiting value to start.
     mutating func finished(id: UInt64) -> (id: UInt64, value: Value)? {
-        if let index = index(of: id) { free(index) }
-        guard overlap == .serial, !isCancelled, runningCount == 0, let next = waiting.popFirst() else {
+        bodies[id] = nil
+        guard overlap == .serial, !isCancelled, bodies.isEmpty, let next = waiting.popFirst() else {
             return nil
         }
-        return (takeSlot(), next)
+        return (book(), next)
     }
 
     /// The sink is cancelled: every body to cancel; no value starts from now on.
@@ -119,72 +102,37 @@ struct AsyncSinkStateMachine<Value: Sendable> {
         guard !isCancelled else { return [] }
         isCancelled = true
         waiting.removeAll()
-        return takeAllRunning()
-    }
-
-    private mutating func takeSlot(as state: Slot.State = .starting) -> UInt64 {
-        runningCount += 1
-        let index: Int
-        if firstFree >= 0 {
-            index = firstFree
-            guard case .free(let nextFree) = slots[index].state else {
-                preconditionFailure("a taken slot is chained free")
+        let running = bodies.values.compactMap { body -> Running? in
+            switch body {
+            case .starting: nil
+            case .running(let running), .replaced(let running): running
             }
-            firstFree = nextFree
-            slots[index].generation &+= 1
-            slots[index].state = state
-        } else {
-            index = slots.count
-            slots.append(Slot(generation: 0, state: state))
         }
-        return UInt64(slots[index].generation) << 32 | UInt64(index)
-    }
-
-    /// The slot of a body still in the books; nil if it left them.
-    private func index(of id: UInt64) -> Int? {
-        let index = Int(truncatingIfNeeded: id & 0xFFFF_FFFF)
-        guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: id >> 32) else {
-            return nil
-        }
-        if case .free = slots[index].state { return nil }
-        return index
-    }
-
-    private mutating func free(_ index: Int) {
-        slots[index].state = .free(nextFree: firstFree)
-        firstFree = index
-        runningCount -= 1
-    }
-
-    private mutating func takeAllRunning() -> [Running] {
-        var running: [Running] = []
-        for index in slots.indices {
-            switch slots[index].state {
-            case .free:
-                continue
-            case .starting:
-                break
-            case .running(let task, let entry), .replaced(let task, let entry):
-                running.append(Running(task: task, entry: entry))
-            }
-            free(index)
-        }
+        bodies = [:]
         return running
     }
 
-    /// For `.latest`: marks the running bodies replaced and returns them, to cancel; frees the
-    /// slots of bodies still starting.
+    /// Books a body about to start; returns its id.
+    private mutating func book() -> UInt64 {
+        let id = nextID
+        nextID += 1
+        bodies[id] = .starting
+        return id
+    }
+
+    /// For `.latest`: marks the running bodies replaced and returns them, to cancel. A body still
+    /// starting leaves the books now: it is turned away when it registers.
     private mutating func replaceAll() -> [Running] {
         var running: [Running] = []
-        for index in slots.indices {
-            switch slots[index].state {
-            case .free, .replaced:
+        for (id, body) in bodies {
+            switch body {
+            case .replaced:
                 continue
             case .starting:
-                free(index)
-            case .running(let task, let entry):
-                running.append(Running(task: task, entry: entry))
-                slots[index].state = .replaced(task, entry)
+                bodies[id] = nil
+            case .running(let body):
+                running.append(body)
+                bodies[id] = .replaced(body)
             }
         }
         return running

@@ -33,19 +33,11 @@ extension Publisher where Failure == Never, Output: Sendable {
         let storage = AsyncSinkStorage(
             overlap: overlap, priority: priority, ledger: .current,
             site: CallSite(fileID: fileID, line: line))
-        // The only generic code per value: the body's task, bound to the value. The bookkeeping
-        // around it (the ticket, the storage) is not generic.
-        let subscription =
-            overlap == .concurrent
-            // Every value starts its body at once: nothing has to hold the value while the policy
-            // decides, so the task is made here.
-            ? sink { value in
-                let ticket = storage.concurrentTicket()
-                storage.place(ticket, task: asyncSinkBody(ticket, value, receiveValue))
-            }
-            : sink { value in
-                storage.receive(AsyncSinkStarter { ticket in asyncSinkBody(ticket, value, receiveValue) })
-            }
+        // The only generic code per value: binding the value to its body. The bookkeeping around
+        // it (the ticket, the storage) is not generic.
+        let subscription = sink { value in
+            storage.receive(AsyncSinkStarter { ticket in asyncSinkBody(ticket, value, receiveValue) })
+        }
         return AnyCancellable {
             subscription.cancel()
             storage.cancel()

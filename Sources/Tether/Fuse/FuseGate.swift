@@ -1,13 +1,13 @@
 import Synchronization
 
-/// The state of one subscription through a fuse that the per-value path needs, in one word: its
-/// status, what the last delivery must do once it is terminal, and how many deliveries run.
+/// The state of one subscription through a fuse that the per-value path reads, in one word: its
+/// status, whether the subscriber is still to be finished, and how many deliveries run.
 ///
-/// Pure: each transition returns the next word. ``AtomicFuseGate`` applies them to an atomic.
-/// The rule it keeps: the downstream subscriber is released, or finished by a blow, only when the
-/// subscription is terminal *and* no delivery runs. A value arriving once it is terminal is
-/// counted and leaves at once, so the thread that settles is the one that made it terminal while
-/// nothing ran, or else the delivery that brings the count back to zero.
+/// Pure: each transition returns the next word; ``AtomicFuseGate`` applies them to an atomic. The
+/// rule it keeps: the subscriber never gets two signals at once. A blow that lands while a
+/// delivery runs leaves the subscriber's `.finished` to the delivery that leaves last; a value
+/// arriving once the subscription is terminal is counted and leaves at once, and may be that last
+/// delivery.
 struct FuseGate: Equatable, Sendable {
     enum Status: UInt {
         case awaitingUpstream = 0
@@ -15,20 +15,11 @@ struct FuseGate: Equatable, Sendable {
         case terminal = 2
     }
 
-    /// What the delivery that leaves last does for a subscription that turned terminal meanwhile.
-    enum Pending: UInt {
-        case none = 0
-        /// The fuse blew: finish the subscriber, then release it.
-        case finish = 1
-        /// The subscriber cancelled, or upstream completed: release it.
-        case release = 2
-    }
-
     private static let statusMask: UInt = 0b11
-    private static let pendingShift: UInt = 2
-    private static let pendingMask: UInt = 0b11 << pendingShift
+    /// Set while the subscriber is to be finished by the last delivery to leave.
+    private static let finishBit: UInt = 0b100
     /// What a delivery adds to the word while it runs.
-    static let deliveryUnit: UInt = 1 << 4
+    static let deliveryUnit: UInt = 0b1000
 
     private(set) var rawValue: UInt
 
@@ -37,63 +28,48 @@ struct FuseGate: Equatable, Sendable {
     /// A new subscription: waiting for upstream, handing itself downstream (one delivery).
     static let initial = FuseGate(rawValue: Status.awaitingUpstream.rawValue | deliveryUnit)
 
-    @inline(__always)
     var status: Status { Status(rawValue: rawValue & Self.statusMask) ?? .terminal }
-    @inline(__always)
-    var pending: Pending { Pending(rawValue: (rawValue & Self.pendingMask) >> Self.pendingShift) ?? .none }
-    @inline(__always)
+    /// Whether the last delivery to leave finishes the subscriber.
+    var finishPending: Bool { rawValue & Self.finishBit != 0 }
     var deliveries: UInt { rawValue / Self.deliveryUnit }
-
-    private func with(status: Status? = nil, pending: Pending? = nil, deliveries: UInt? = nil) -> FuseGate {
-        let status = status ?? self.status
-        let pending = pending ?? self.pending
-        let deliveries = deliveries ?? self.deliveries
-        return FuseGate(
-            rawValue: status.rawValue | pending.rawValue << Self.pendingShift | deliveries * Self.deliveryUnit
-        )
-    }
 
     /// Upstream's subscription arrived; nil unless the gate was waiting for it.
     func subscribing() -> FuseGate? {
-        status == .awaitingUpstream ? with(status: .subscribed) : nil
+        guard status == .awaitingUpstream else { return nil }
+        return FuseGate(rawValue: rawValue & ~Self.statusMask | Status.subscribed.rawValue)
     }
 
     /// A value arrives. It is counted as a delivery whatever the status (one atomic add);
     /// `admitted` says whether it may be delivered: only while subscribed. One that is not leaves
-    /// at once, and may be the one to settle.
+    /// at once.
     @inline(__always)
     func entering() -> (next: FuseGate, admitted: Bool) {
         (FuseGate(rawValue: rawValue + Self.deliveryUnit), status == .subscribed)
     }
 
-    /// A delivery ends (one atomic subtract). `settle` is what the leaving thread must now do:
-    /// `.none` unless the subscription is terminal with something pending and this was the last.
+    /// A delivery ends. `finishes`: it was the last of a subscription blown meanwhile, and the
+    /// leaving thread finishes the subscriber — this one only: `next` has nothing pending any more.
     @inline(__always)
-    func leaving() -> (next: FuseGate, settle: Pending) {
+    func leaving() -> (next: FuseGate, finishes: Bool) {
         let next = FuseGate(rawValue: rawValue - Self.deliveryUnit)
-        return (next, next.deliveries == 0 ? next.pending : .none)
+        guard next.deliveries == 0, next.finishPending else { return (next, false) }
+        return (FuseGate(rawValue: next.rawValue & ~Self.finishBit), true)
     }
 
-    /// The last delivery has settled the subscription: nothing is pending any more (an atomic
-    /// `and`, so that values arriving later leave without settling again).
-    func settled() -> FuseGate { FuseGate(rawValue: rawValue & ~Self.pendingMask) }
-
-    /// What ``settled()`` clears.
-    static var pendingBits: UInt { pendingMask }
-
-    /// The subscription ends (blown, cancelled or completed); nil if it already had. `idle` is
-    /// true when no delivery runs: the caller settles now. Otherwise `pending` is left to the
-    /// delivery that leaves last.
-    func terminating(leaving pending: Pending) -> (next: FuseGate, idle: Bool)? {
+    /// The subscription ends (`blown`: by its fuse, which finishes the subscriber); nil if it already
+    /// had. `finishesNow`: blown while no delivery runs, the caller finishes the subscriber;
+    /// blown during a delivery, the last delivery to leave does.
+    func ending(blown: Bool) -> (next: FuseGate, finishesNow: Bool)? {
         guard status != .terminal else { return nil }
-        guard deliveries > 0 else { return (with(status: .terminal), true) }
-        return (with(status: .terminal, pending: pending), false)
+        let terminal = rawValue & ~Self.statusMask | Status.terminal.rawValue
+        guard blown, deliveries > 0 else { return (FuseGate(rawValue: terminal), blown) }
+        return (FuseGate(rawValue: terminal | Self.finishBit), false)
     }
 }
 
 /// A ``FuseGate`` in an atomic word: the transitions above, applied atomically. This is what a
 /// fuse's subscription runs, so its tests run it too.
-struct AtomicFuseGate: ~Copyable {
+struct AtomicFuseGate: ~Copyable, Sendable {
     private let word = Atomic<UInt>(FuseGate.initial.rawValue)
 
     var current: FuseGate { FuseGate(rawValue: word.load(ordering: .acquiring)) }
@@ -106,50 +82,51 @@ struct AtomicFuseGate: ~Copyable {
             .entering().admitted
     }
 
-    /// A delivery ends (``FuseGate/leaving()``, one atomic subtract): what the leaving thread
-    /// must settle now.
+    /// A delivery ends (``FuseGate/leaving()``): whether the leaving thread finishes the subscriber.
     @inline(__always)
-    func leave() -> FuseGate.Pending {
-        FuseGate(
-            rawValue: word.wrappingSubtract(FuseGate.deliveryUnit, ordering: .acquiringAndReleasing).oldValue
-        )
-        .leaving().settle
-    }
-
-    /// Clears what was pending (``FuseGate/settled()``, one atomic `and`), so that values
-    /// arriving later leave without settling again.
-    func settle() {
-        word.bitwiseAnd(~FuseGate.pendingBits, ordering: .acquiringAndReleasing)
+    func leave() -> Bool {
+        var finishes = false
+        apply { gate in
+            let left = gate.leaving()
+            finishes = left.finishes
+            return left.next
+        }
+        return finishes
     }
 
     /// Upstream's subscription arrived (``FuseGate/subscribing()``); false unless the gate was
     /// waiting for it.
     func subscribe() -> Bool {
-        apply { $0.subscribing() } != nil
-    }
-
-    /// The subscription ends (``FuseGate/terminating(leaving:)``); nil if it already had, else
-    /// whether no delivery runs (the caller settles now).
-    func terminate(leaving pending: FuseGate.Pending) -> Bool? {
-        var idle: Bool?
-        _ = apply { gate in
-            let terminated = gate.terminating(leaving: pending)
-            idle = terminated?.idle
-            return terminated?.next
+        var subscribed = false
+        apply { gate in
+            let next = gate.subscribing()
+            subscribed = next != nil
+            return next
         }
-        return idle
+        return subscribed
     }
 
-    /// Applies `transition` with compare-and-exchange; returns the gate it applied to, or nil when
-    /// the transition declined.
-    private func apply(_ transition: (FuseGate) -> FuseGate?) -> FuseGate? {
-        var current = current
+    /// The subscription ends (``FuseGate/ending(blown:)``); nil if it already had, else whether the
+    /// caller finishes the subscriber now.
+    func end(blown: Bool) -> Bool? {
+        var finishesNow: Bool?
+        apply { gate in
+            let ended = gate.ending(blown: blown)
+            finishesNow = ended?.finishesNow
+            return ended?.next
+        }
+        return finishesNow
+    }
+
+    /// Applies `transition` with compare-and-exchange until it lands or declines (returns nil).
+    @inline(__always)
+    private func apply(_ transition: (FuseGate) -> FuseGate?) {
+        var current = FuseGate(rawValue: word.load(ordering: .relaxed))
         while let next = transition(current) {
             let (exchanged, original) = word.compareExchange(
                 expected: current.rawValue, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if exchanged { return current }
+            if exchanged { return }
             current = FuseGate(rawValue: original)
         }
-        return nil
     }
 }

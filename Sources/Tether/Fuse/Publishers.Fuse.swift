@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
     /// A publisher that cuts every subscription through it when its holder deallocates.
     ///
@@ -34,14 +32,13 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let entry = Ledger.current.open(.subscription, owner: nil, site: site, bound: false)
-            let inner = Inner(downstream: subscriber, anchor: anchor, entry: entry)
-            guard anchor.core.register(inner) else {
-                entry?.end(.cancelled)
-                subscriber.receive(subscription: Subscriptions.empty)
-                subscriber.receive(completion: .finished)
-                return
-            }
-            inner.start(upstream: upstream)
+            let inner = Inner<S>(anchor: anchor)
+            let relay = Relay(inner: inner, downstream: subscriber, entry: entry)
+            inner.attach(relay)
+            // A fuse that has blown blows this subscription too: the subscriber gets it, then
+            // `.finished`, and upstream is not subscribed.
+            if !anchor.core.register(inner) { inner.blow() }
+            relay.start(upstream: upstream)
         }
     }
 }
@@ -119,203 +116,5 @@ extension Publisher {
             holder[keyPath: keyPath] = nil
         }
         return Publishers.Fuse(upstream: self, anchor: anchor, site: CallSite(fileID: fileID, line: line))
-    }
-}
-
-extension Publishers.Fuse {
-    /// One subscription through a fuse: the upstream's subscriber and the downstream's
-    /// subscription.
-    ///
-    /// `@unchecked Sendable`: the fuse blows it from any thread, and two guards share the work.
-    /// `gate` (``AtomicFuseGate``) holds the status and the deliveries running, so a value passes
-    /// with one atomic add and one subtract, no lock. `lock` protects `anchor`, `upstream` and
-    /// `pendingDemand`, and serializes the rare paths (subscription, request, completion, cancel,
-    /// blow) and every write of `downstream`. (The subscribers arrive through `Subscriber` and
-    /// `Publisher` requirements that cannot take them as `sending`, so a `Mutex<State>` does not
-    /// compile.)
-    ///
-    /// A delivery reads `downstream` without the lock, between entering and leaving the gate; it
-    /// is taken only by whoever settles the gate, when it is terminal and no delivery runs. A blow
-    /// or cancel landing during a delivery is left to the delivering thread, which finishes or
-    /// releases the subscriber as it leaves: the subscriber never gets two signals at once.
-    /// Downstream and upstream are called, and released, after unlocking. The downstream sits in a
-    /// ``Link`` so that the per-value path looks up no generic metadata (Benchmarks/README.md).
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, FuseMember,
-        @unchecked Sendable
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
-
-        /// The downstream subscriber, boxed. Called through its methods, which find `Downstream`
-        /// in their own `self`: reaching into `subscriber` from `Inner` would look its metadata up.
-        private final class Link {
-            private let subscriber: Downstream
-            init(_ subscriber: Downstream) { self.subscriber = subscriber }
-
-            func receive(subscription: any Subscription) { subscriber.receive(subscription: subscription) }
-            func receive(_ input: Input) -> Subscribers.Demand { subscriber.receive(input) }
-            func receive(completion: Subscribers.Completion<Failure>) {
-                subscriber.receive(completion: completion)
-            }
-        }
-
-        private let gate = AtomicFuseGate()
-        private let lock = Mutex(())
-        private let entry: LedgerEntry?
-        private var anchor: FuseAnchor?
-        /// Unchecked at run time: `gate`, which a dynamic check cannot see, keeps its reads without
-        /// the lock apart from its writes.
-        @exclusivity(unchecked) private var downstream: Link?
-        /// `downstream` unretained, so a value costs no retain and release; valid while
-        /// `downstream` holds the link, which outlasts every delivery. Written with it.
-        @exclusivity(unchecked) private var unretainedDownstream: Unmanaged<Link>?
-        private var upstream: (any Subscription)?
-        private var pendingDemand = Subscribers.Demand.none
-
-        init(downstream: Downstream, anchor: FuseAnchor, entry: LedgerEntry?) {
-            let link = Link(downstream)
-            self.downstream = link
-            unretainedDownstream = Unmanaged.passUnretained(link)
-            self.anchor = anchor
-            self.entry = entry
-        }
-
-        /// Hands the subscription downstream (the gate starts with that delivery), then
-        /// subscribes upstream.
-        func start(upstream publisher: Upstream) {
-            let downstream = lock.withLock { _ in self.downstream }
-            downstream?.receive(subscription: self)
-            leave()
-            let subscribe = lock.withLock { _ in gate.current.status == .awaitingUpstream }
-            if subscribe { publisher.subscribe(self) }
-        }
-
-        // MARK: Subscriber (upstream side)
-
-        func receive(subscription: any Subscription) {
-            let demand = lock.withLock { _ -> Subscribers.Demand? in
-                guard gate.subscribe() else { return nil }
-                upstream = subscription
-                let demand = pendingDemand
-                pendingDemand = .none
-                return demand
-            }
-            guard let demand else {
-                subscription.cancel()
-                return
-            }
-            if demand > 0 { subscription.request(demand) }
-        }
-
-        func receive(_ input: Input) -> Subscribers.Demand {
-            // Counted: nothing takes `downstream` until this delivery leaves.
-            guard gate.enter(), let link = unretainedDownstream else {
-                leave()
-                return .none
-            }
-            // Combine calls `receive(_:)` serially, so the count needs no locked increment.
-            entry?.deliveredSerially()
-            let demand = link._withUnsafeGuaranteedRef { $0.receive(input) }
-            return leave() ? .none : demand
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in
-                guard let idle = gate.terminate(leaving: .release) else { return (nil, nil) }
-                upstream = nil
-                // A delivery running (a re-entrant completion) releases the subscriber when it
-                // leaves; the completion is delivered now all the same.
-                return (idle ? takeDownstream() : self.downstream, takeAnchor())
-            }
-            guard let downstream = taken.0 else { return }
-            taken.1?.core.unregister(self)
-            entry?.end(.ended)
-            downstream.receive(completion: completion)
-        }
-
-        // MARK: Subscription (downstream side)
-
-        func request(_ demand: Subscribers.Demand) {
-            let upstream = lock.withLock { _ -> (any Subscription)? in
-                switch gate.current.status {
-                case .awaitingUpstream:
-                    pendingDemand += demand
-                    return nil
-                case .subscribed:
-                    return self.upstream
-                case .terminal:
-                    return nil
-                }
-            }
-            upstream?.request(demand)
-        }
-
-        func cancel() {
-            let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard let idle = gate.terminate(leaving: .release) else { return nil }
-                let upstream = self.upstream
-                self.upstream = nil
-                return (upstream, idle ? takeDownstream() : nil, takeAnchor())
-            }
-            guard let taken else { return }
-            taken.2?.core.unregister(self)
-            entry?.end(.cancelled)
-            taken.0?.cancel()
-            // The subscriber and the anchor are released here, after unlocking (the subscriber
-            // by the delivery running, if one is).
-        }
-
-        // MARK: FuseMember
-
-        func blow() {
-            let taken = lock.withLock { _ -> ((any Subscription)?, Link?, FuseAnchor?)? in
-                guard let idle = gate.terminate(leaving: .finish) else { return nil }
-                let upstream = self.upstream
-                self.upstream = nil
-                guard idle else { return (upstream, nil, nil) }
-                return (upstream, takeDownstream(), takeAnchor())
-            }
-            guard let taken else { return }
-            entry?.end(.cancelled)
-            taken.0?.cancel()
-            taken.1?.receive(completion: .finished)
-        }
-
-        // MARK: Gate
-
-        /// Ends a delivery; settles the subscription if it turned terminal meanwhile and this was
-        /// the last delivery. True if it finished the subscriber.
-        @discardableResult
-        private func leave() -> Bool {
-            let settle = gate.leave()
-            return settle == .none ? false : settleNow(settle)
-        }
-
-        /// The rare half of ``leave()``, kept out of line so that its metadata (such as
-        /// `Subscribers.Completion<Failure>`'s) is not looked up on the per-value path.
-        @inline(never)
-        private func settleNow(_ settle: FuseGate.Pending) -> Bool {
-            gate.settle()
-            // Taken once: a value counted before the line above may settle too, and find nothing.
-            let taken = lock.withLock { _ -> (Link?, FuseAnchor?) in (takeDownstream(), takeAnchor()) }
-            guard settle == .finish, let downstream = taken.0 else { return false }
-            downstream.receive(completion: .finished)
-            return true
-        }
-
-        // MARK: Helpers (call under the lock)
-
-        private func takeDownstream() -> Link? {
-            let downstream = self.downstream
-            self.downstream = nil
-            unretainedDownstream = nil
-            return downstream
-        }
-
-        private func takeAnchor() -> FuseAnchor? {
-            let anchor = self.anchor
-            self.anchor = nil
-            return anchor
-        }
     }
 }

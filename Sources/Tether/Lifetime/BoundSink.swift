@@ -1,31 +1,30 @@
-import Synchronization
-
 /// The subscriber of `sink(boundTo:)` and `sink(attributedTo:)`: counts each value on its ledger
 /// entry (a value after the owner's end is a zombie delivery) and calls the closure.
 ///
-/// `@unchecked Sendable`: its lifetime may cancel it from any thread while values arrive on
-/// another, and `lock` protects `subscription`, `receiveValue` and `isTerminal`. (They arrive
-/// through `Subscriber` requirements that cannot take them as `sending`, so a `Mutex<State>` does
-/// not compile.) Upstream is cancelled, and the closure released, after unlocking: releasing a
-/// closure can run a captured object's `deinit`, which may re-enter.
-final class BoundSink<Input>: Subscriber, Cancellable, @unchecked Sendable {
+/// Thread-safe: its lifetime may cancel it from any thread while values arrive on another; what
+/// changes is in one ``LockedBox``. Upstream is cancelled, and the closure released, after
+/// unlocking: releasing a closure can run a captured object's `deinit`, which may re-enter.
+final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
     typealias Failure = Never
 
-    private let lock = Mutex(())
+    private struct State {
+        var subscription: (any Subscription)?
+        /// Nil once terminal.
+        var receiveValue: ((Input) -> Void)?
+    }
+
     private let entry: LedgerEntry?
-    private var subscription: (any Subscription)?
-    private var receiveValue: ((Input) -> Void)?
-    private var isTerminal = false
+    private let state: LockedBox<State>
 
     init(entry: LedgerEntry?, receiveValue: @escaping (Input) -> Void) {
         self.entry = entry
-        self.receiveValue = receiveValue
+        state = LockedBox(State(receiveValue: receiveValue))
     }
 
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { _ -> Bool in
-            guard !isTerminal, self.subscription == nil else { return false }
-            self.subscription = subscription
+        let accepted = state.withLock { state -> Bool in
+            guard state.receiveValue != nil, state.subscription == nil else { return false }
+            state.subscription = subscription
             return true
         }
         guard accepted else {
@@ -36,8 +35,10 @@ final class BoundSink<Input>: Subscriber, Cancellable, @unchecked Sendable {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        // Copied out into a local, not returned: a closure result of a type generic over `Input`
+        // would make every value look the type's metadata up.
         var body: ((Input) -> Void)?
-        lock.withLock { _ in body = receiveValue }
+        state.withLock { body = $0.receiveValue }
         guard let body else { return .none }
         entry?.deliveredSerially()
         body(input)
@@ -56,16 +57,12 @@ final class BoundSink<Input>: Subscriber, Cancellable, @unchecked Sendable {
         taken.subscription?.cancel()
     }
 
-    /// Marks the sink terminal once; hands back what it held, to cancel and release unlocked.
-    private func end() -> (subscription: (any Subscription)?, receiveValue: ((Input) -> Void)?)? {
-        lock.withLock { _ in
-            guard !isTerminal else { return nil }
-            isTerminal = true
-            defer {
-                subscription = nil
-                receiveValue = nil
-            }
-            return (subscription, receiveValue)
+    /// Makes the sink terminal once; hands back what it held, to cancel and release unlocked.
+    private func end() -> State? {
+        state.withLock { state in
+            guard state.receiveValue != nil else { return nil }
+            defer { state = State() }
+            return state
         }
     }
 }

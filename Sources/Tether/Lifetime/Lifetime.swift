@@ -40,12 +40,14 @@ public final class Lifetime: Sendable {
     /// What a lifetime runs when it ends.
     enum Action: Sendable {
         case call(@Sendable () -> Void)
-        case cancellable(CancellableBox)
+        /// An `AnyCancellable` handed over (not Sendable under OpenCombine, hence the box): taken
+        /// out once, cancelled after unlocking.
+        case cancellable(LockedBox<AnyCancellable?>)
 
         func run() {
             switch self {
             case .call(let action): action()
-            case .cancellable(let box): box.cancel()
+            case .cancellable(let box): box.withLock { $0.take() }?.cancel()
             }
         }
     }
@@ -179,7 +181,7 @@ public final class Lifetime: Sendable {
         -> Token
     {
         bind(
-            .cancellable(CancellableBox(cancellable)), kind: .subscription,
+            .cancellable(LockedBox(cancellable)), kind: .subscription,
             site: CallSite(fileID: fileID, line: line)) ?? .ended
     }
 
@@ -284,26 +286,5 @@ extension AnyCancellable {
     /// ledger with this call site.
     public func store(in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line) {
         lifetime.add(self, fileID: fileID, line: line)
-    }
-}
-
-/// An `AnyCancellable` handed over to a lifetime.
-///
-/// `@unchecked Sendable`: `lock` protects `cancellable`, read and cleared only under it and
-/// cancelled after it. (`AnyCancellable` is not Sendable under OpenCombine, and it arrives through
-/// `store(in:)`, whose `self` cannot be `sending`, so a `Mutex<AnyCancellable?>` does not compile.)
-final class CancellableBox: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var cancellable: AnyCancellable?
-
-    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
-
-    func cancel() {
-        let taken: AnyCancellable? = lock.withLock { _ in
-            let taken = cancellable
-            cancellable = nil
-            return taken
-        }
-        taken?.cancel()
     }
 }

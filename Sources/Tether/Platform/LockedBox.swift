@@ -26,7 +26,8 @@ final class LockedBox<Value>: @unchecked Sendable {
     @inlinable init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, under the lock.
-    @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try lock.withLock { _ in try body(&value) }
     }
 }

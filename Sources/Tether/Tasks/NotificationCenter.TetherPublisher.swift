@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension NotificationCenter {
     /// A publisher of the notifications a center posts under one name.
@@ -47,19 +46,21 @@ extension NotificationCenter {
 extension NotificationCenter.TetherPublisher {
     /// One subscription: an observer feeding one subscriber.
     ///
-    /// `@unchecked Sendable`: the center's observer block calls it from any thread, and `lock`
-    /// protects `downstream`, `demand`, `observer` and `center`. (The subscriber arrives through
-    /// `Publisher.receive(subscriber:)`, which cannot take it as `sending`, so a `Mutex<State>`
-    /// does not compile.) The subscriber is called, and the observer removed, after unlocking.
-    private final class Inner<Downstream: Subscriber>: Subscription, NotificationReceiver, @unchecked Sendable
+    /// Thread-safe: the center's observer block calls it from any thread; what changes is in one
+    /// ``LockedBox``. The subscriber is called, and the observer removed, after unlocking.
+    private final class Inner<Downstream: Subscriber>: Subscription, NotificationReceiver
     where Downstream.Input == Notification, Downstream.Failure == Never {
-        private let lock = Mutex(())
-        private var downstream: Downstream?
-        private var demand = Subscribers.Demand.none
-        private var observer: (any NSObjectProtocol)?
-        private var center: NotificationCenter?
+        private struct State {
+            /// Nil once cancelled.
+            var downstream: Downstream?
+            var demand = Subscribers.Demand.none
+            var observer: (any NSObjectProtocol)?
+            var center: NotificationCenter?
+        }
 
-        init(downstream: Downstream) { self.downstream = downstream }
+        private let state: LockedBox<State>
+
+        init(downstream: Downstream) { state = LockedBox(State(downstream: downstream)) }
 
         func register(center: NotificationCenter, name: Notification.Name, object: AnyObject?) {
             // Erased so the @Sendable block does not capture the subscriber's (non-Sendable) type.
@@ -67,47 +68,42 @@ extension NotificationCenter.TetherPublisher {
             let observer = center.addObserver(forName: name, object: object, queue: nil) { notification in
                 receiver.receive(notification)
             }
-            let cancelled = lock.withLock { _ -> Bool in
-                guard downstream != nil else { return true }
-                self.observer = observer
-                self.center = center
+            let cancelled = state.withLock { state -> Bool in
+                guard state.downstream != nil else { return true }
+                state.observer = observer
+                state.center = center
                 return false
             }
             if cancelled { center.removeObserver(observer) }
         }
 
         func receive(_ notification: Notification) {
-            let downstream = lock.withLock { _ -> Downstream? in
-                let ready = demand > 0 ? self.downstream : nil
-                if ready != nil { demand -= 1 }
-                return ready
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.demand > 0, let downstream = state.downstream else { return nil }
+                state.demand -= 1
+                return downstream
             }
             guard let downstream else { return }
             let more = downstream.receive(notification)
             guard more > 0 else { return }
-            lock.withLock { _ in
-                if self.downstream != nil { demand += more }
+            state.withLock { state in
+                if state.downstream != nil { state.demand += more }
             }
         }
 
         func request(_ demand: Subscribers.Demand) {
-            lock.withLock { _ in
-                if downstream != nil { self.demand += demand }
+            state.withLock { state in
+                if state.downstream != nil { state.demand += demand }
             }
         }
 
         func cancel() {
-            let taken = lock.withLock { _ -> (Downstream?, (any NSObjectProtocol)?, NotificationCenter?) in
-                defer {
-                    downstream = nil
-                    observer = nil
-                    center = nil
-                }
-                return (downstream, observer, center)
+            let taken = state.withLock { state -> State in
+                defer { state = State() }
+                return state
             }
-            if let observer = taken.1 { taken.2?.removeObserver(observer) }
+            if let observer = taken.observer { taken.center?.removeObserver(observer) }
             // The subscriber is released here, after unlocking: its deinit may run arbitrary code.
-            _ = taken.0
         }
     }
 }

@@ -9,43 +9,49 @@ import Synchronization
 /// it comes first; once the gate opens, a cancel has either reached the task (the body checks
 /// `Task.isCancelled` next) or comes later.
 ///
-/// Thread-safe: one atomic word; a lock only when the body arrives first and suspends. Kept inline
-/// in what holds it (a ticket, a task handle): no object of its own per task.
+/// Thread-safe: one atomic status; a lock only when the body arrives first and suspends. Kept
+/// inline in what holds it (a ticket, a task handle): no object of its own per task.
 struct TaskStartGate: ~Copyable, Sendable {
-    private static let closed: UInt8 = 0
-    private static let admitting: UInt8 = 1
-    private static let refusing: UInt8 = 2
-    private static let waiting: UInt8 = 3
+    private enum Status: UInt8, AtomicRepresentable {
+        /// Not opened, and the body has not arrived.
+        case closed
+        /// Opened: the body may begin.
+        case admitting
+        /// Opened: the body must not begin.
+        case refusing
+        /// The body arrived first and waits in `waiter`.
+        case waiting
+    }
 
-    private let word = Atomic<UInt8>(TaskStartGate.closed)
-    /// The body, suspended until the gate opens; set only while `word` says `waiting`.
+    private let status = Atomic<Status>(.closed)
+    /// The body, suspended until the gate opens; set only while `status` is `waiting`.
     private let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
 
     /// For the task's maker, once the task is stored: lets the body begin (`admitting`), or not.
     func open(admitting: Bool) {
-        let state = admitting ? Self.admitting : Self.refusing
-        guard word.exchange(state, ordering: .acquiringAndReleasing) == Self.waiting else { return }
+        let opened: Status = admitting ? .admitting : .refusing
+        guard status.exchange(opened, ordering: .acquiringAndReleasing) == .waiting else { return }
         let body = waiter.withLock { $0.take() }
         body?.resume(returning: admitting)
     }
 
     /// For the task, before its body: whether the body may begin, once the gate is open.
     func pass() async -> Bool {
-        switch word.load(ordering: .acquiring) {
-        case Self.admitting: return true
-        case Self.refusing: return false
-        default: break
+        switch status.load(ordering: .acquiring) {
+        case .admitting: return true
+        case .refusing: return false
+        case .closed, .waiting: break
         }
         return await withCheckedContinuation { body in
             // Under `waiter`'s lock: an opening that finds `waiting` takes the continuation only
             // once it is stored.
-            let state = waiter.withLock { waiter -> UInt8? in
-                let (waits, current) = word.compareExchange(
-                    expected: Self.closed, desired: Self.waiting, ordering: .acquiringAndReleasing)
+            let opened = waiter.withLock { waiter -> Status? in
+                let (waits, current) = status.compareExchange(
+                    expected: .closed, desired: .waiting, ordering: .acquiringAndReleasing)
                 if waits { waiter = body }
                 return waits ? nil : current
             }
-            if let state { body.resume(returning: state == Self.admitting) }
+            if let opened { body.resume(returning: opened == .admitting) }
         }
     }
 }
