@@ -42,7 +42,11 @@ func interleavedObservers(rounds: Int, ledger: Ledger) {
     }
     interleaved(
         "LiveData publish to 100 observers whose bags track them", rounds: rounds, operations: publishes,
-        [("closure array", repeating(closureArray(), publishes)), ("LiveData", repeating(tracked, publishes))])
+        [
+            ("closure array", repeating(closureArray(), publishes)),
+            ("closure array adding atomically", repeating(closureArrayAddingAtomically(), publishes)),
+            ("LiveData", repeating(tracked, publishes)),
+        ])
     interleaved(
         "LiveData publish to 100 observers held weakly", rounds: rounds, operations: publishes,
         [("weak boxes", repeating(weakBoxes(), publishes)), ("LiveData", repeating(untracked, publishes))])
@@ -55,6 +59,18 @@ func interleavedObservers(rounds: Int, ledger: Ledger) {
 /// What a publish returns: a closure that publishes the next value, keeping its observers alive.
 private func closureArray() -> () -> Void {
     let sum = Counter()
+    let observers: [(Int) -> Void] = (0..<100).map { _ in { sum.add($0) } }
+    var value = 0
+    return {
+        value &+= 1
+        for observer in observers { observer(value) }
+    }
+}
+
+/// The closure array with LiveData's observers' work: an atomic add (their closures are
+/// `@Sendable`), where the closure array's is a plain one. Tells the delivery from the work.
+private func closureArrayAddingAtomically() -> () -> Void {
+    let sum = Tally()
     let observers: [(Int) -> Void] = (0..<100).map { _ in { sum.add($0) } }
     var value = 0
     return {
