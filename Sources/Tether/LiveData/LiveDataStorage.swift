@@ -163,11 +163,9 @@ final class LiveDataStorage<T>: Sendable {
     /// published. Registrations whose observer died are added to `dead`.
     @inlinable
     func deliver(_ round: Round, pruning dead: inout [Slot]) {
-        // Borrowed from the round's array: the loop retains and releases no registration.
-        let slots = round.slots.span
-        for index in slots.indices {
+        for slot in round.slots {
             if publishedVersion.load(ordering: .relaxed) != round.version { return }
-            if slots[index].deliver(round.value, version: round.version) == .dead { dead.append(slots[index]) }
+            if slot.deliver(round.value, version: round.version) == .dead { dead.append(slot) }
         }
     }
 
