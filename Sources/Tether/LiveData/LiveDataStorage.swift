@@ -251,7 +251,7 @@ final class LiveDataStorage<T>: Sendable {
     /// the completions are released when `removed` goes.
     @usableFromInline
     func finish(_ removed: [Slot], _ departure: Departure) {
-        // Out of the list, nothing else touches their links: take them under the lock all the same.
+        // A slot's links are read under the lock, where a registration still binding writes them.
         let links = state.withLock { _ in
             removed.map { slot in
                 defer { slot.lifecycleToken = nil }
