@@ -2,11 +2,13 @@
 // (which cannot run under the malloc interposer). See README.md, "Profiling a miss".
 //
 //     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
-//     tether-bench-profile livedata|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
-//     tether-bench-profile fuse|bound-sink|asyncsink raw [count]   (the alternative: raw sinks, a Task per value)
+//     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
+//     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink raw [count]
+//         (the alternative: a closure array, weak boxes, a CurrentValueSubject, raw sinks, a Task per value)
 //     tether-bench-profile fuse|bound-sink raw|ledger-on|ledger-off count subscribers   (100 by default)
 //     tether-bench-profile frame paint|diff [count]
 //     tether-bench-profile interleaved ledger-on|ledger-off [rounds]   (wall clock, see interleaved(_:…))
+//     tether-bench-profile interleaved-observers ledger-on|ledger-off [rounds]   (its LiveData and @Observed pairs)
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -24,7 +26,7 @@ import Glibc
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     print(
-        "usage: tether-bench-profile bind-and-end|livedata|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]"
+        "usage: tether-bench-profile bind-and-end|livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]"
     )
     exit(2)
 }
@@ -34,16 +36,9 @@ let ledger = Ledger(isEnabled: arguments[2] == "ledger-on")
 
 switch arguments[1] {
 case "bind-and-end": bindAndEnd()
-case "livedata":
-    // One publish to 100 observers, each with its own tracked bag.
-    Ledger.$current.withValue(ledger) {
-        let live = LiveData<Int>()
-        let sum = Tally()
-        let observers = (0..<100).map { _ in Owner() }
-        for observer in observers { live.add(observer: observer, disposeBag: observer.bag) { sum.add($0) } }
-        for value in 0..<count { live.publish(value: value) }
-        print(sum.value, observers.count)
-    }
+case "livedata", "livedata-weak", "observed":
+    // See Observers.swift.
+    profileObservers(arguments[1], mode: arguments[2], count: count, ledger: ledger)
 case "fuse", "bound-sink":
     // One send to 100 subscribers (or as many as the fifth argument says) through a fuse, or
     // sink(boundTo:).
@@ -73,6 +68,10 @@ case "interleaved":
     // Outside the ledger's scope: a task made inside a `withValue` scope copies its task-local
     // bindings, which an app's sender does not pay. The sink records to `ledger` all the same.
     interleavedAsyncSink(rounds: count, ledger: ledger)
+    interleavedObservers(rounds: count, ledger: ledger)
+case "interleaved-observers":
+    // The LiveData and @Observed pairs alone.
+    interleavedObservers(rounds: count, ledger: ledger)
 case "asyncsink":
     // `count` values through asyncSink, until every body has run.
     // `raw`: the alternative, a sink starting a `Task {}` per value.

@@ -137,6 +137,51 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: Observers held weakly: weak boxes, and LiveData with a bag that does not track them
+
+    // What a user writes to hold observers weakly: an array of weak boxes, each checked before
+    // its call.
+    Benchmark("publish/100 observers held weakly/weak boxes", configuration: budget(scaling: .kilo)) {
+        benchmark in
+        let sum = Counter()
+        let observers = (0..<100).map { _ in Watcher() }
+        let boxes = observers.map { observer in WeakBox(observer) { sum.add($0) } }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            for box in boxes where box.observer != nil { box.call(value) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(sum.value)
+        blackHole(observers)
+    }
+
+    // 100 plain objects registered with one owner's tracked bag, which does not track them: each
+    // delivery checks that its observer is alive.
+    for enabled in [true, false] {
+        Benchmark(
+            "publish/100 observers held weakly/Tether LiveData ledger \(enabled ? "on" : "off")",
+            configuration: budget(scaling: .kilo)
+        ) { benchmark in
+            let ledger = Ledger(isEnabled: enabled)
+            Ledger.$current.withValue(ledger) {
+                let live = LiveData<Int>()
+                let sum = Tally()
+                let owner = Owner()
+                let observers = (0..<100).map { _ in Watcher() }
+                for observer in observers {
+                    live.add(observer: observer, disposeBag: owner.bag) { sum.add($0) }
+                }
+                benchmark.startMeasurement()
+                for value in benchmark.scaledIterations { live.publish(value: value) }
+                benchmark.stopMeasurement()
+                blackHole(sum.value)
+                blackHole(observers)
+                blackHole(owner)
+            }
+            blackHole(ledger.counters)
+        }
+    }
+
     // MARK: @Observed's alternatives: CurrentValueSubject and Swift Observation
 
     Benchmark("set/10 observers/CurrentValueSubject", configuration: budget(scaling: .kilo)) { benchmark in
@@ -210,6 +255,20 @@ final class ObservedModel {
 final class Owner: Sendable {
     let bag = DisposeBag()
     init() { bag.track(self) }
+}
+
+/// An observer that holds nothing: what a weak registration watches.
+final class Watcher: Sendable {}
+
+/// A weakly held observer and what to call while it is there.
+struct WeakBox {
+    weak var observer: AnyObject?
+    let call: (Int) -> Void
+
+    init(_ observer: AnyObject, call: @escaping (Int) -> Void) {
+        self.observer = observer
+        self.call = call
+    }
 }
 
 /// A fuse's holder: a plain object with a set of cancellables.

@@ -34,7 +34,7 @@
 /// publishing thread. A `@MainActor` observer that publishes on the main actor reads its state in
 /// `MainActor.assumeIsolated { … }`.
 public final class LiveData<T> {
-    let storage: LiveDataStorage<T>
+    @usableFromInline let storage: LiveDataStorage<T>
 
     /// Creates a LiveData with no value: observers receive nothing until the first publish.
     public init() {
@@ -54,6 +54,7 @@ public final class LiveData<T> {
 
     /// Stores `value` and delivers it to every observer before returning (see the type's
     /// discussion for publishes that land during a dispatch).
+    @inlinable
     public func publish(value: T) {
         storage.publish(value)
     }

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The machinery of a ``LiveData``: its value, its version and its registrations.
+/// The machinery of a ``LiveData``: its value, its version and its registrations, behind one lock.
 ///
 /// Delivery follows androidx's LiveData: every value gets a version, and a registration never
 /// receives a version it has seen or an older one. One dispatch runs at a time; a publish, an
@@ -9,13 +9,14 @@ import Synchronization
 /// takes the value and the registrations under the lock, then calls the completions after
 /// unlocking, abandoning the round as soon as a newer version is published.
 ///
-/// `@unchecked Sendable`: `lock` protects `state` and the value in `valueBox`, and nothing is
-/// called under it. (Values of any `T` arrive through `publish(value:)`, which cannot take them
-/// as `sending`, so a `Mutex<State>` does not compile.) `publishedVersion` mirrors
-/// `state.version` for the dispatcher to read between two calls. The value sits in a box, not in
-/// a `T?`, so publishing looks up no `Optional<T>` metadata (Benchmarks/README.md, "LiveData").
-final class LiveDataStorage<T>: @unchecked Sendable {
+/// The publishing path is inlinable, so that a client's `LiveData<Int>` delivers through code
+/// specialized for `Int`.
+@usableFromInline
+final class LiveDataStorage<T>: Sendable {
+    @usableFromInline typealias Slot = LiveDataSlot<T>
+
     /// Why a registration leaves.
+    @usableFromInline
     enum Departure {
         /// Its user removed it, its observer died, or the LiveData went away: end its ledger entry.
         case removed
@@ -23,120 +24,149 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         case lifetimeEnded
     }
 
-    private struct State {
-        /// Whether `valueBox` holds a value: false until the first publish.
-        var hasValue = false
-        var version: UInt64 = 0
-        /// In increasing order of key.
-        var slots: [LiveDataSlot] = []
-        var nextKey: UInt64 = 0
-        var dispatching = false
-        var invalidated = false
+    @usableFromInline
+    enum DispatchPhase {
+        case idle
+        case running
+        /// Running, and something changed since the round began: go round again.
+        case invalidated
     }
 
-    private let lock = Mutex(())
-    private var state = State()
-    /// The latest value, once `state.hasValue`. Allocated once; read and replaced under the lock.
-    private let valueBox = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    /// What one round delivers.
+    @usableFromInline
+    struct Round {
+        @usableFromInline let value: T
+        @usableFromInline let version: UInt64
+        @usableFromInline let slots: [Slot]
+
+        @inlinable init(value: T, version: UInt64, slots: [Slot]) {
+            self.value = value
+            self.version = version
+            self.slots = slots
+        }
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: T?
+        @usableFromInline var version: UInt64
+        /// In order of registration (increasing keys).
+        @usableFromInline var slots: [Slot] = []
+        @usableFromInline var nextKey: UInt64 = 0
+        @usableFromInline var dispatch = DispatchPhase.idle
+
+        init(value: T?) {
+            self.value = value
+            version = value == nil ? 0 : 1
+        }
+
+        /// Claims the dispatch, or marks the one in progress invalidated.
+        @inlinable
+        mutating func claimDispatch() -> Bool {
+            guard dispatch == .idle else {
+                dispatch = .invalidated
+                return false
+            }
+            dispatch = .running
+            return true
+        }
+
+        /// The round to deliver next, or nil when the dispatch is over (the claim is given back).
+        /// Every round after the first runs only if something invalidated the one before.
+        @inlinable
+        mutating func nextRound(isFirst: Bool) -> Round? {
+            guard let value, isFirst || dispatch == .invalidated else {
+                dispatch = .idle
+                return nil
+            }
+            dispatch = .running
+            return Round(value: value, version: version, slots: slots)
+        }
+
+        /// Takes the registrations of `leaving` that are still listed out of the list.
+        @usableFromInline
+        mutating func remove(_ leaving: [Slot]) -> [Slot] {
+            leaving.filter { slot in
+                guard let index = slots.firstIndex(where: { $0 === slot }) else { return false }
+                _ = take(at: index)
+                return true
+            }
+        }
+
+        /// Takes registration `key` out of the list.
+        mutating func remove(key: UInt64) -> Slot? {
+            guard let index = slots.firstIndex(where: { $0.key == key }) else { return nil }
+            return take(at: index)
+        }
+
+        mutating func take(at index: Int) -> Slot {
+            let slot = slots.remove(at: index)
+            slot.status.store(.removed, ordering: .relaxed)
+            return slot
+        }
+    }
+
+    @usableFromInline let state: LockedBox<State>
     /// `state.version`, written under the lock, read by the dispatcher between two calls.
-    private let publishedVersion = Atomic<UInt64>(0)
+    @usableFromInline let publishedVersion: Atomic<UInt64>
 
     init(value: T?) {
-        if let value {
-            valueBox.initialize(to: value)
-            state.hasValue = true
-            state.version = 1
-            publishedVersion.store(1, ordering: .relaxed)
-        }
+        let state = State(value: value)
+        publishedVersion = Atomic(state.version)
+        self.state = LockedBox(state)
     }
 
     deinit {
-        // Nothing else can reach the state now; end what is left.
-        let left = state.slots
-        state.slots = []
-        finish(left, .removed)
-        if state.hasValue { valueBox.deinitialize(count: 1) }
-        valueBox.deallocate()
+        // Nothing else can reach the registrations now; end what is left.
+        finish(state.withLock { $0.remove($0.slots) }, .removed)
     }
 
-    var value: T? { lock.withLock { _ in state.hasValue ? valueBox.pointee : nil } }
+    var value: T? { state.withLock { $0.value } }
 
-    var observerCount: Int { lock.withLock { _ in state.slots.count { $0.observer != nil } } }
+    var observerCount: Int { state.withLock { $0.slots.count { $0.observer != nil } } }
 
     // MARK: - Publishing
 
+    @inlinable
     func publish(_ value: T) {
-        var replaced = value
-        let start = lock.withLock { _ -> Bool in
-            if state.hasValue {
-                swap(&valueBox.pointee, &replaced)
-            } else {
-                valueBox.initialize(to: value)
-                state.hasValue = true
-            }
+        var replaced: T? = value
+        let start = state.withLock { state in
+            swap(&state.value, &replaced)
             state.version += 1
             publishedVersion.store(state.version, ordering: .relaxed)
-            return claimDispatch()
+            return state.claimDispatch()
         }
-        _ = replaced  // the old value (or the first's copy) is released here, after unlocking
+        _ = replaced  // the old value is released here, after unlocking
         if start { dispatch() }
     }
 
-    /// Claims the dispatch, or marks the one in progress invalidated. Call under the lock.
-    private func claimDispatch() -> Bool {
-        if state.dispatching {
-            state.invalidated = true
-            return false
-        }
-        state.dispatching = true
-        return true
-    }
-
     /// Delivers the newest value to every active registration that has not received it, in
-    /// order of registration, outside the lock. The caller holds the dispatch claim.
-    private func dispatch() {
-        withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-            dispatch(into: buffer.baseAddress!)
+    /// order of registration, outside the lock, round after round while it is invalidated. The
+    /// caller holds the dispatch claim.
+    @inlinable
+    func dispatch() {
+        var dead: [Slot] = []
+        var isFirst = true
+        while true {
+            let (round, pruned) = state.withLock { state in
+                (state.nextRound(isFirst: isFirst), dead.isEmpty ? [] : state.remove(dead))
+            }
+            isFirst = false
+            dead = []
+            if !pruned.isEmpty { finish(pruned, .removed) }
+            guard let round else { return }
+            deliver(round, pruning: &dead)
         }
     }
 
-    /// ``dispatch()`` with `value`, uninitialized memory for the value of each round.
-    private func dispatch(into value: UnsafeMutablePointer<T>) {
-        var pruned: [LiveDataSlot] = []
-        var slots: [LiveDataSlot] = []
-        var version: UInt64 = 0
-        var round = 0
-        while true {
-            let more = lock.withLock { _ -> Bool in
-                if !pruned.isEmpty { pruned = removeSlots(pruned) }
-                if round > 0 {
-                    guard state.invalidated else {
-                        state.dispatching = false
-                        return false
-                    }
-                }
-                state.invalidated = false
-                guard state.hasValue else {
-                    state.dispatching = false
-                    return false
-                }
-                value.initialize(to: valueBox.pointee)
-                slots = state.slots
-                version = state.version
-                return true
-            }
-            round += 1
-            finish(pruned, .removed)
-            pruned = []
-            guard more else { break }
-            LiveDataSlot.deliver(
-                UnsafeRawPointer(value), version: version, to: slots, publishedVersion: publishedVersion,
-                pruning: &pruned)
-            // This round's copy of the value is released outside the lock.
-            value.deinitialize(count: 1)
+    /// One round: calls every due registration in order, returning early when a newer version is
+    /// published. Registrations whose observer died are added to `dead`.
+    @inlinable
+    func deliver(_ round: Round, pruning dead: inout [Slot]) {
+        for slot in round.slots {
+            if publishedVersion.load(ordering: .relaxed) != round.version { return }
+            if slot.deliver(round.value, version: round.version) == .dead { dead.append(slot) }
         }
-        // The snapshot, and with it any completion removed meanwhile, is released after unlocking.
-        slots = []
     }
 
     // MARK: - Registering
@@ -148,42 +178,40 @@ final class LiveDataStorage<T>: @unchecked Sendable {
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
         completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
-        // Listed inactive: no dispatch calls it before its lifetime has taken the action that
-        // removes it, which an ended lifetime runs at once.
-        let slot = lock.withLock { _ -> LiveDataSlot in
-            let slot = LiveDataSlot(
-                key: state.nextKey, observer: observer, entry: entry, lifetime: lifetime, isActive: false,
+        let checksObserver = !lifetime.isTracked(by: observer)
+        // Listed inactive: no dispatch calls it before it is bound to its lifetime.
+        let slot = state.withLock { state in
+            let slot = Slot(
+                key: state.nextKey, observer: observer, checksObserver: checksObserver, entry: entry,
                 completion: completion)
             state.nextKey += 1
             state.slots.append(slot)
             return slot
         }
         let key = slot.key
-        // An ended lifetime runs the action at once: the registration is gone already.
-        guard
-            let token = lifetime.insert(
-                .call { [weak self] in self?.detach(key: key, .lifetimeEnded) }, entry: entry)
-        else { return nil }
-        let present = lock.withLock { _ -> Bool in
-            guard slot.flags.load(ordering: .relaxed) & LiveDataSlot.removed == 0 else { return false }
-            slot.setToken(token)
-            if isActive { slot.flags.store(LiveDataSlot.active, ordering: .relaxed) }
-            return true
+        var start = false
+        let bound = LifetimeLink.bind(
+            lifetime, entry: entry, removal: { [weak self] in self?.detach(key: key, .lifetimeEnded) }
+        ) { link in
+            state.withLock { state in
+                guard slot.status.load(ordering: .relaxed) != .removed else { return false }
+                slot.link = link
+                if isActive {
+                    slot.status.store(.active, ordering: .relaxed)
+                    start = state.claimDispatch()
+                }
+                return true
+            }
         }
-        // Removed (or its lifetime ended) before the token was known: take the action back out.
-        guard present else {
-            lifetime.remove(token)
-            return nil
-        }
-        if isActive { requestDispatch() }
-        return key
+        if start { dispatch() }
+        return bound ? key : nil
     }
 
     /// Stores the lifecycle subscription of registration `key`; cancels it if `key` is gone.
     func attach(_ token: AnyCancellable, to key: UInt64) {
-        let stored = lock.withLock { _ -> Bool in
-            guard let index = index(of: key) else { return false }
-            state.slots[index].setLifecycleToken(token)
+        let stored = state.withLock { state in
+            guard let slot = state.slots.first(where: { $0.key == key }) else { return false }
+            slot.lifecycleToken = token
             return true
         }
         if !stored { token.cancel() }
@@ -192,87 +220,49 @@ final class LiveDataStorage<T>: @unchecked Sendable {
     /// Marks registration `key` active or inactive; an activation delivers the newest value if it
     /// has not received it yet.
     func setActive(_ isActive: Bool, key: UInt64) {
-        var entry: LedgerEntry?
-        let outcome = lock.withLock { _ -> (changed: Bool, dispatch: Bool) in
-            guard let index = index(of: key) else { return (false, false) }
-            let slot = state.slots[index]
-            let wasActive = slot.flags.load(ordering: .relaxed) == LiveDataSlot.active
-            guard wasActive != isActive else { return (false, false) }
-            slot.flags.store(isActive ? LiveDataSlot.active : 0, ordering: .relaxed)
-            entry = slot.entry
-            return (true, isActive && claimDispatch())
+        let status: LiveDataSlot<T>.Status = isActive ? .active : .inactive
+        let changed = state.withLock { state -> (entry: LedgerEntry?, start: Bool)? in
+            guard let slot = state.slots.first(where: { $0.key == key }),
+                slot.status.load(ordering: .relaxed) != status
+            else { return nil }
+            slot.status.store(status, ordering: .relaxed)
+            return (slot.entry, isActive && state.claimDispatch())
         }
-        guard outcome.changed else { return }
-        entry?.setPaused(!isActive)
-        if outcome.dispatch { dispatch() }
-    }
-
-    private func requestDispatch() {
-        if lock.withLock({ _ in claimDispatch() }) { dispatch() }
+        guard let changed else { return }
+        changed.entry?.setPaused(!isActive)
+        if changed.start { dispatch() }
     }
 
     // MARK: - Removing
 
+    /// Removes every registration of `observer`, and those whose observer is gone.
     func remove(observer: AnyObject) {
-        let target = ObjectIdentifier(observer)
-        let removed = lock.withLock { _ -> [LiveDataSlot] in
-            var removed: [LiveDataSlot] = []
-            state.slots.removeAll { slot in
-                // Dead observers go too: they would be pruned at the next dispatch anyway.
-                guard let observed = slot.observer, ObjectIdentifier(observed) != target else {
-                    slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
-                    removed.append(slot)
-                    return true
-                }
-                return false
-            }
-            return removed
+        let removed = state.withLock { state in
+            state.remove(state.slots.filter { $0.observer == nil || $0.observer === observer })
         }
         finish(removed, .removed)
     }
 
     private func detach(key: UInt64, _ departure: Departure) {
-        let removed = lock.withLock { _ -> LiveDataSlot? in
-            guard let index = index(of: key) else { return nil }
-            let slot = state.slots.remove(at: index)
-            slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
-            return slot
-        }
-        if let removed { finish([removed], departure) }
+        if let slot = state.withLock({ $0.remove(key: key) }) { finish([slot], departure) }
     }
 
-    /// Under the lock: removes `pruned` from the registrations; returns those that were still there.
-    private func removeSlots(_ pruned: [LiveDataSlot]) -> [LiveDataSlot] {
-        pruned.filter { slot in
-            guard let index = index(of: slot.key) else { return false }
-            state.slots.remove(at: index)
-            slot.flags.store(LiveDataSlot.removed, ordering: .relaxed)
-            return true
+    /// After unlocking: cancels lifecycle subscriptions, cuts links to lifetimes, ends entries;
+    /// the completions are released when `removed` goes.
+    @usableFromInline
+    func finish(_ removed: [Slot], _ departure: Departure) {
+        // A slot's links are read under the lock, where a registration still binding writes them.
+        let links = state.withLock { _ in
+            removed.map { slot in
+                defer { slot.lifecycleToken = nil }
+                return (slot.lifecycleToken, slot.link, slot.entry)
+            }
         }
-    }
-
-    /// After unlocking: cancels lifecycle subscriptions, takes actions out of lifetimes, ends
-    /// entries; the completions are released when `removed` goes.
-    private func finish(_ removed: [LiveDataSlot], _ departure: Departure) {
-        for slot in removed {
-            let (lifecycleToken, lifetime, token) = lock.withLock { _ in slot.takeLinks() }
+        for (lifecycleToken, link, entry) in links {
             lifecycleToken?.cancel()
             guard departure == .removed else { continue }
-            if let token { lifetime?.remove(token) }
-            slot.entry?.end(.ended)
+            link?.cut()
+            entry?.end(.ended)
         }
-    }
-
-    /// Under the lock: the index of registration `key` (binary search: keys increase).
-    private func index(of key: UInt64) -> Int? {
-        var low = 0
-        var high = state.slots.count
-        while low < high {
-            let middle = (low + high) / 2
-            let candidate = state.slots[middle].key
-            if candidate == key { return middle }
-            if candidate < key { low = middle + 1 } else { high = middle }
-        }
-        return nil
     }
 }

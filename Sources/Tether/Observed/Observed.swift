@@ -30,6 +30,7 @@ public struct Observed<Value> {
     }
 
     /// The value. Writing it notifies the observers and the bound property.
+    @inlinable
     public var wrappedValue: Value {
         get { projectedValue.value }
         nonmutating set { projectedValue.value = newValue }

@@ -2,6 +2,7 @@
 ///
 /// Each side stores the link; the link holds both sides weakly, so a binding keeps neither alive.
 /// Immutable, hence `Sendable`.
+@usableFromInline
 final class ObservedBinding<Value>: Sendable {
     weak let first: ObservedStorage<Value>?
     weak let second: ObservedStorage<Value>?

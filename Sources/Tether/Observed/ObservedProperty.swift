@@ -25,7 +25,7 @@
 ///
 /// Thread-safe; `Sendable` when `Value` is.
 public final class ObservedProperty<Value> {
-    let storage: ObservedStorage<Value>
+    @usableFromInline let storage: ObservedStorage<Value>
 
     /// Creates a property holding `value`.
     public init(_ value: Value) {
@@ -34,8 +34,9 @@ public final class ObservedProperty<Value> {
 
     /// The value. Setting it notifies observers and the bound property, like writing through the
     /// wrapper.
+    @inlinable
     public var value: Value {
-        get { storage.value }
+        get { storage.state.withLock { $0.value } }
         set { storage.set(newValue) }
     }
 

@@ -1,63 +1,118 @@
-import Synchronization
-
 /// The machinery of an ``ObservedProperty``: the value, the observations in order of adding, and
-/// the binding.
+/// the binding, behind one lock.
 ///
 /// A write calls the `will` handlers, stores the value, calls the `did` handlers, then hands the
 /// value to the bound partner, which does not hand it back. Handlers run outside the lock, from a
 /// copy of the list taken just before; an observation removed or disabled meanwhile is skipped.
-///
-/// `@unchecked Sendable`: `lock` protects `state`, and two storages' locks are only ever taken
-/// together in address order (``withBoth(_:_:_:)``). (Values of any type arrive through the
-/// property's setter, which cannot take them as `sending`, so a `Mutex<State>` does not compile.)
+/// Two storages' locks are only ever taken together in address order (``withBoth(_:_:_:)``).
 /// Handlers, lifetimes and ledger entries are called after unlocking.
-final class ObservedStorage<Value>: @unchecked Sendable {
+///
+/// The writing path is inlinable, so that a client's `@Observed var x: Int` notifies through code
+/// specialized for `Int`.
+@usableFromInline
+final class ObservedStorage<Value>: Sendable {
+    @usableFromInline
     struct Record {
-        let observation: PropertyObservation
-        let handler: @Sendable (Value, Value?) -> Void
-        weak var lifetime: Lifetime?
-        var token: Lifetime.Token?
+        @usableFromInline let observation: PropertyObservation
+        @usableFromInline let handler: @Sendable (Value, Value?) -> Void
     }
 
-    private struct State {
-        var value: Value
+    /// A record out of the list, with its link to its lifetime if it was bound to one.
+    struct Departed {
+        let record: Record
+        let link: LifetimeLink?
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value
         /// How many writes were stored: the number of the last one.
-        var writes: UInt64 = 0
-        var records: [Record] = []
-        var binding: ObservedBinding<Value>?
-    }
+        @usableFromInline var writes: UInt64 = 0
+        @usableFromInline var records: [Record] = []
+        @usableFromInline var binding: ObservedBinding<Value>?
+        /// The links of the observations bound to a lifetime, by observation.
+        var links: [ObjectIdentifier: LifetimeLink] = [:]
 
-    private let lock = Mutex(())
-    private var state: State
-
-    init(_ value: Value) {
-        state = State(value: value)
-    }
-
-    deinit {
-        // Nothing else can reach the state now: sever the binding and end the observations.
-        if let binding = state.binding {
-            binding.partner(of: self)?.sever(binding)
-            binding.entry?.end(.ended)
+        /// Stores `newValue` in place of the value, counting the write.
+        @inlinable
+        mutating func store(_ newValue: Value) -> Stored {
+            let old = value
+            value = newValue
+            writes &+= 1
+            return Stored(old: old, records: records, binding: binding, write: writes)
         }
-        finish(state.records, lifetimeEnded: false)
+
+        /// Whether `handOver`, a write of this side, is still the last stored here and its binding
+        /// still binds this side.
+        @usableFromInline
+        func stands(_ handOver: HandOver) -> Bool {
+            writes == handOver.write && binding === handOver.binding
+        }
+
+        /// Takes out the observations that `leaves` says go, with their links.
+        mutating func take(where leaves: (Record) -> Bool) -> [Departed] {
+            var departed: [Departed] = []
+            records.removeAll { record in
+                guard leaves(record) else { return false }
+                let link = links.removeValue(forKey: ObjectIdentifier(record.observation))
+                departed.append(Departed(record: record, link: link))
+                return true
+            }
+            return departed
+        }
+
+        mutating func purgeObsolete() -> [Departed] { take { $0.observation.isObsolete } }
     }
 
-    // MARK: - Value
+    /// What a write stored: the value it replaced, and whom to tell.
+    @usableFromInline
+    struct Stored {
+        @usableFromInline let old: Value
+        @usableFromInline let records: [Record]
+        @usableFromInline let binding: ObservedBinding<Value>?
+        @usableFromInline let write: UInt64
 
-    var value: Value { lock.withLock { _ in state.value } }
-
-    /// Writes `newValue`: the `will` handlers, the store, the `did` handlers, then the partner.
-    func set(_ newValue: Value) {
-        write(newValue, handedOverBy: nil)
+        @inlinable init(old: Value, records: [Record], binding: ObservedBinding<Value>?, write: UInt64) {
+            self.old = old
+            self.records = records
+            self.binding = binding
+            self.write = write
+        }
     }
 
     /// A write the binding hands to the other side: it comes from `source`, whose write number
     /// `write` it was, and goes back nowhere.
-    private struct HandOver {
-        let binding: ObservedBinding<Value>
+    @usableFromInline
+    struct HandOver {
+        @usableFromInline let binding: ObservedBinding<Value>
         let source: ObservedStorage<Value>
         let write: UInt64
+    }
+
+    @usableFromInline let state: LockedBox<State>
+
+    init(_ value: Value) {
+        state = LockedBox(State(value: value))
+    }
+
+    deinit {
+        // Nothing else can reach the state now: sever the binding and end the observations.
+        let (binding, departed) = state.withLock { state in (state.binding, state.take { _ in true }) }
+        if let binding {
+            binding.partner(of: self)?.sever(binding)
+            binding.entry?.end(.ended)
+        }
+        finish(departed, lifetimeEnded: false)
+    }
+
+    // MARK: - Value
+
+    var value: Value { state.withLock { $0.value } }
+
+    /// Writes `newValue`: the `will` handlers, the store, the `did` handlers, then the partner.
+    @inlinable
+    func set(_ newValue: Value) {
+        write(newValue, handedOverBy: nil)
     }
 
     /// Writes `newValue`. A value handed over by the binding is stored only while its source
@@ -66,62 +121,48 @@ final class ObservedStorage<Value>: @unchecked Sendable {
     /// value: the newer write hands itself over. So two bound properties end on the same value.
     /// Nor is it stored once the binding is gone: a handler that unbinds stops the write in
     /// progress from crossing.
-    private func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
-        if let handOver, !handOver.source.isCurrent(handOver) { return }
-        let before = lock.withLock { _ in state.records }
-        // Each call is counted before it is made: a handler that ends its own lifetime received the
-        // value before the end, which is no zombie delivery.
-        for record in before where record.observation.fires(at: .will) {
-            record.observation.entry?.delivered()
-            record.handler(newValue, nil)
-        }
-        let stored: Stored?
-        if let handOver {
-            stored = Self.withBoth(self, handOver.source) { () -> Stored? in
-                guard handOver.source.stands(handOver) else { return nil }
-                let old = self.state.value
-                self.state.value = newValue
-                return self.stored(replacing: old)
-            }
-        } else {
-            stored = lock.withLock { _ in
-                let old = state.value
-                state.value = newValue
-                return self.stored(replacing: old)
-            }
-        }
+    @inlinable
+    func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
+        if let handOver, !isCurrent(handOver) { return }
+        notify(state.withLock { $0.records }, at: .will, newValue, nil)
+        let stored = handOver.map { store(newValue, handedOverBy: $0) } ?? state.withLock { $0.store(newValue) }
         guard let stored else { return }
-        for record in stored.records where record.observation.fires(at: .did) {
-            record.observation.entry?.delivered()
-            record.handler(newValue, stored.old)
+        notify(stored.records, at: .did, newValue, stored.old)
+        guard let binding = stored.binding, binding !== handOver?.binding else { return }
+        pass(newValue, through: binding, write: stored.write)
+    }
+
+    /// Calls the handlers of `records` that fire at `phase`, each counted before it is called: a
+    /// handler that ends its own lifetime received the value before the end, which is no zombie
+    /// delivery.
+    @inlinable
+    func notify(_ records: [Record], at phase: ObservationPhase, _ new: Value, _ old: Value?) {
+        for record in records where record.observation.fires(at: phase) {
+            record.observation.countDelivery()
+            record.handler(new, old)
         }
-        guard let binding = stored.binding, binding !== handOver?.binding,
-            let partner = binding.partner(of: self)
-        else { return }
+    }
+
+    /// Whether `handOver`, a write of its source, may still cross.
+    @usableFromInline
+    func isCurrent(_ handOver: HandOver) -> Bool {
+        handOver.source.state.withLock { $0.stands(handOver) }
+    }
+
+    /// Under both locks: stores `newValue` if `handOver` still stands.
+    @usableFromInline
+    func store(_ newValue: Value, handedOverBy handOver: HandOver) -> Stored? {
+        Self.withBoth(self, handOver.source) { mine, source in
+            source.stands(handOver) ? mine.store(newValue) : nil
+        }
+    }
+
+    /// Hands write number `write` of this side to the partner across `binding`.
+    @usableFromInline
+    func pass(_ newValue: Value, through binding: ObservedBinding<Value>, write: UInt64) {
+        guard let partner = binding.partner(of: self) else { return }
         binding.entry?.delivered()
-        partner.write(newValue, handedOverBy: HandOver(binding: binding, source: self, write: stored.write))
-    }
-
-    private struct Stored {
-        let old: Value
-        let records: [Record]
-        let binding: ObservedBinding<Value>?
-        let write: UInt64
-    }
-
-    /// Under the lock, once a new value is in place of `old`: counts the write.
-    private func stored(replacing old: Value) -> Stored {
-        state.writes &+= 1
-        return Stored(old: old, records: state.records, binding: state.binding, write: state.writes)
-    }
-
-    /// Whether `handOver`, a write of this side, may still cross: see ``stands(_:)``.
-    private func isCurrent(_ handOver: HandOver) -> Bool { lock.withLock { _ in stands(handOver) } }
-
-    /// Under the lock: whether `handOver`'s write is still the last stored here and its binding
-    /// still binds this side.
-    private func stands(_ handOver: HandOver) -> Bool {
-        state.writes == handOver.write && state.binding === handOver.binding
+        partner.write(newValue, handedOverBy: HandOver(binding: binding, source: self, write: write))
     }
 
     // MARK: - Observations
@@ -131,77 +172,53 @@ final class ObservedStorage<Value>: @unchecked Sendable {
         handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> PropertyObservation {
         let observation = PropertyObservation(kind: kind, entry: entry)
-        let purged = lock.withLock { _ -> [Record] in
-            let purged = purgeObsolete()
-            state.records.append(Record(observation: observation, handler: handler, lifetime: lifetime))
-            return purged
+        let purged = state.withLock { state in
+            defer { state.records.append(Record(observation: observation, handler: handler)) }
+            return state.purgeObsolete()
         }
         finish(purged, lifetimeEnded: false)
         guard let lifetime else { return observation }
-        // An ended lifetime runs the action at once: the observation is removed already.
-        guard
-            let token = lifetime.insert(
-                .call { [weak self, weak observation] in
-                    guard let self, let observation else { return }
-                    self.detach(observation)
-                }, entry: entry)
-        else { return observation }
-        let present = lock.withLock { _ -> Bool in
-            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
-                return false
+        _ = LifetimeLink.bind(
+            lifetime, entry: entry,
+            removal: { [weak self, weak observation] in
+                guard let self, let observation else { return }
+                self.detach(observation)
             }
-            state.records[index].token = token
-            return true
+        ) { link in
+            state.withLock { state in
+                guard state.records.contains(where: { $0.observation === observation }) else { return false }
+                state.links[ObjectIdentifier(observation)] = link
+                return true
+            }
         }
-        if !present { lifetime.remove(token) }
         return observation
     }
 
     func remove(_ observation: PropertyObservation) -> Bool {
-        let (removed, purged) = lock.withLock { _ -> (Record?, [Record]) in
-            let index = state.records.firstIndex { $0.observation === observation }
-            let removed = index.map { state.records.remove(at: $0) }
-            return (removed, purgeObsolete())
+        let (removed, purged) = state.withLock { state in
+            (state.take { $0.observation === observation }, state.purgeObsolete())
         }
-        finish(purged + (removed.map { [$0] } ?? []), lifetimeEnded: false)
-        return removed != nil
+        finish(purged + removed, lifetimeEnded: false)
+        return !removed.isEmpty
     }
 
     func cleanse() {
-        let purged = lock.withLock { _ in purgeObsolete() }
-        finish(purged, lifetimeEnded: false)
+        finish(state.withLock { $0.purgeObsolete() }, lifetimeEnded: false)
     }
 
     /// Removes `observation` because its lifetime ended (the lifetime ends the entry).
     private func detach(_ observation: PropertyObservation) {
-        let removed = lock.withLock { _ -> Record? in
-            guard let index = state.records.firstIndex(where: { $0.observation === observation }) else {
-                return nil
-            }
-            return state.records.remove(at: index)
-        }
-        if let removed { finish([removed], lifetimeEnded: true) }
+        finish(state.withLock { $0.take { $0.observation === observation } }, lifetimeEnded: true)
     }
 
-    /// Under the lock: takes out the obsolete observations.
-    private func purgeObsolete() -> [Record] {
-        var purged: [Record] = []
-        state.records.removeAll { record in
-            guard record.observation.isObsolete else { return false }
-            purged.append(record)
-            return true
-        }
-        return purged
-    }
-
-    /// After unlocking: stops the observations, takes them out of their lifetimes, ends their
-    /// entries. The handlers are released when `records` goes.
-    private func finish(_ records: [Record], lifetimeEnded: Bool) {
-        for record in records {
-            record.observation.markRemoved()
+    /// After unlocking: stops the observations, cuts their links to their lifetimes, ends their
+    /// entries. The handlers are released when `departed` goes.
+    private func finish(_ departed: [Departed], lifetimeEnded: Bool) {
+        for gone in departed {
+            gone.record.observation.markRemoved()
             guard !lifetimeEnded else { continue }
-            if let token = record.token { record.lifetime?.remove(token) }
-            record.observation.entry?.end(.ended)
+            gone.link?.cut()
+            gone.record.observation.entry?.end(.ended)
         }
     }
 
@@ -209,16 +226,16 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     func bind(_ other: ObservedStorage<Value>, site: CallSite) -> Bool {
         guard other !== self else { return false }
-        let free = Self.withBoth(self, other) { !self.isBound && !other.isBound }
+        let free = Self.withBoth(self, other) { mine, others in mine.binding == nil && others.binding == nil }
         guard free else { return false }
         let entry = Ledger.current.open(.binding, owner: nil, site: site, bound: false)
         let binding = ObservedBinding(self, other, entry: entry)
-        let (bound, purged) = Self.withBoth(self, other) { () -> (Bool, [Record]) in
-            let purged = self.purgeObsolete() + other.purgeObsolete()
+        let (bound, purged) = Self.withBoth(self, other) { mine, others in
+            let purged = mine.purgeObsolete() + others.purgeObsolete()
             // Another bind may have won the race since the check above.
-            guard !self.isBound, !other.isBound else { return (false, purged) }
-            self.state.binding = binding
-            other.state.binding = binding
+            guard mine.binding == nil, others.binding == nil else { return (false, purged) }
+            mine.binding = binding
+            others.binding = binding
             return (true, purged)
         }
         finish(purged, lifetimeEnded: false)
@@ -228,13 +245,13 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     func unbind(_ other: ObservedStorage<Value>) -> Bool {
         guard other !== self else { return false }
-        let (binding, purged) = Self.withBoth(self, other) { () -> (ObservedBinding<Value>?, [Record]) in
-            let purged = self.purgeObsolete() + other.purgeObsolete()
-            guard let binding = self.state.binding, binding === other.state.binding else {
-                return (nil, purged)
+        let (binding, purged) = Self.withBoth(self, other) { mine, others in
+            let purged = mine.purgeObsolete() + others.purgeObsolete()
+            guard let binding = mine.binding, binding === others.binding else {
+                return (ObservedBinding<Value>?.none, purged)
             }
-            self.state.binding = nil
-            other.state.binding = nil
+            mine.binding = nil
+            others.binding = nil
             return (binding, purged)
         }
         finish(purged, lifetimeEnded: false)
@@ -244,20 +261,20 @@ final class ObservedStorage<Value>: @unchecked Sendable {
 
     /// Drops `binding` because its other side deinitialized.
     private func sever(_ binding: ObservedBinding<Value>) {
-        lock.withLock { _ in
+        state.withLock { state in
             if state.binding === binding { state.binding = nil }
         }
     }
 
-    /// Under the lock.
-    private var isBound: Bool { state.binding != nil }
-
-    /// Runs `body` holding both storages' locks, taken in address order so that two threads
-    /// locking the same pair cannot deadlock.
-    private static func withBoth<Result>(
-        _ a: ObservedStorage<Value>, _ b: ObservedStorage<Value>, _ body: () -> sending Result
+    /// Runs `body` with `a`'s state and `b`'s, holding both locks, taken in address order so that
+    /// two threads locking the same pair cannot deadlock.
+    @usableFromInline
+    static func withBoth<Result>(
+        _ a: ObservedStorage<Value>, _ b: ObservedStorage<Value>, _ body: (inout State, inout State) -> Result
     ) -> Result {
-        let (first, second) = ObjectIdentifier(a) < ObjectIdentifier(b) ? (a, b) : (b, a)
-        return first.lock.withLock { _ in second.lock.withLock { _ in body() } }
+        if ObjectIdentifier(a) < ObjectIdentifier(b) {
+            return a.state.withLock { first in b.state.withLock { second in body(&first, &second) } }
+        }
+        return b.state.withLock { second in a.state.withLock { first in body(&first, &second) } }
     }
 }

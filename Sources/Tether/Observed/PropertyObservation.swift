@@ -11,16 +11,10 @@ public enum ObservationType: Sendable, Hashable, CaseIterable {
     case all
     /// Not called.
     case disabled
-
-    func includes(_ phase: ObservationPhase) -> Bool {
-        switch (self, phase) {
-        case (.all, _), (.will, .will), (.did, .did): true
-        default: false
-        }
-    }
 }
 
 /// The two moments of a write.
+@usableFromInline
 enum ObservationPhase { case will, did }
 
 /// A handle on one observation of an ``ObservedProperty``: change when it fires, or retire it.
@@ -37,32 +31,68 @@ enum ObservationPhase { case will, did }
 /// observation.isObsolete = true    // for good
 /// ```
 ///
-/// Thread-safe: its state is behind a `Mutex`; a change made while a write is notifying applies to
-/// the handlers not yet called.
+/// Thread-safe: its state is atomic; a change made while a write is notifying applies to the
+/// handlers not yet called.
 public final class PropertyObservation: Sendable {
-    private struct State {
-        var kind: ObservationType
-        var isObsolete = false
-        var isRemoved = false
+    /// `kind`, or retired for good.
+    @usableFromInline
+    enum Status: UInt8, AtomicRepresentable, Sendable {
+        case did, will, all, disabled
+        /// Obsolete: disabled for good.
+        case obsolete
+
+        init(_ kind: ObservationType) {
+            switch kind {
+            case .did: self = .did
+            case .will: self = .will
+            case .all: self = .all
+            case .disabled: self = .disabled
+            }
+        }
+
+        var kind: ObservationType {
+            switch self {
+            case .did: .did
+            case .will: .will
+            case .all: .all
+            case .disabled, .obsolete: .disabled
+            }
+        }
+
+        @inlinable
+        func fires(at phase: ObservationPhase) -> Bool {
+            switch (self, phase) {
+            case (.all, _), (.will, .will), (.did, .did): true
+            default: false
+            }
+        }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline let status: Atomic<Status>
+    /// Set when the observation leaves its property: never called again.
+    @usableFromInline let isRemoved = Atomic<Bool>(false)
     /// The observation's ledger entry.
     let entry: LedgerEntry?
+    /// Whether deliveries are counted: there is a ledger entry.
+    @usableFromInline let isCounted: Bool
 
     init(kind: ObservationType, entry: LedgerEntry?) {
-        state = Mutex(State(kind: kind))
+        status = Atomic(Status(kind))
         self.entry = entry
+        isCounted = entry != nil
     }
 
     /// When the handler is called. Setting it on an obsolete observation is ignored: it stays
     /// `disabled`.
     public var kind: ObservationType {
-        get { state.withLock { $0.kind } }
+        get { status.load(ordering: .acquiring).kind }
         set {
-            state.withLock { state in
-                guard !state.isObsolete else { return }
-                state.kind = newValue
+            var current = status.load(ordering: .relaxed)
+            while current != .obsolete {
+                let (exchanged, original) = status.compareExchange(
+                    expected: current, desired: Status(newValue), ordering: .acquiringAndReleasing)
+                if exchanged { return }
+                current = original
             }
         }
     }
@@ -73,23 +103,27 @@ public final class PropertyObservation: Sendable {
     /// Whether the observation is retired. One way: setting it to true disables the observation
     /// for good and lets the property purge it; setting it to false afterwards is ignored.
     public var isObsolete: Bool {
-        get { state.withLock { $0.isObsolete } }
+        get { status.load(ordering: .acquiring) == .obsolete }
         set {
             guard newValue else { return }
-            state.withLock { state in
-                state.isObsolete = true
-                state.kind = .disabled
-            }
+            status.store(.obsolete, ordering: .releasing)
         }
     }
 
     /// Whether the handler is to be called at `phase` now.
+    @inlinable
     func fires(at phase: ObservationPhase) -> Bool {
-        state.withLock { !$0.isRemoved && $0.kind.includes(phase) }
+        !isRemoved.load(ordering: .acquiring) && status.load(ordering: .acquiring).fires(at: phase)
+    }
+
+    /// Counts one delivery in the ledger; writes from several threads may deliver at once.
+    @usableFromInline
+    func countDelivery() {
+        entry?.delivered()
     }
 
     /// Stops the handler for good: the observation left its property.
     func markRemoved() {
-        state.withLock { $0.isRemoved = true }
+        isRemoved.store(true, ordering: .releasing)
     }
 }
