@@ -44,12 +44,17 @@ struct GrowthTracker<Site: Hashable & Comparable> {
         var growing: [Growing] = []
         for (site, count) in counts where count > 0 {
             live += 1
-            let fresh = History(counts: [], rises: 0, seen: now)
-            if let found = Self.record(
-                count, at: now, repetitions: repetitions, in: &history[site, default: fresh])
-            {
-                growing.append(Growing(site: site, counts: found.counts, isNew: found.isNew))
+            let found: (counts: [Int], isNew: Bool)?
+            if let index = history.index(forKey: site) {
+                // Through `values[index]`, which changes the history in place (the subscript
+                // with a default copies it out and back, and its counts with it).
+                found = Self.record(count, at: now, repetitions: repetitions, in: &history.values[index])
+            } else {
+                var new = History(counts: [], rises: 0, seen: now)
+                found = Self.record(count, at: now, repetitions: repetitions, in: &new)
+                history[site] = new
             }
+            if let found { growing.append(Growing(site: site, counts: found.counts, isNew: found.isNew)) }
         }
         // Sites not counted now have nothing live: forgotten, so that only live ones are kept.
         if history.count > live { history = history.filter { $0.value.seen == now } }
