@@ -48,6 +48,7 @@ extension LedgerState {
     /// tracker, and returns the sites that started growing. O(live entries).
     mutating func checkpointGrowth() -> [GrowthReport] {
         var counts: [GrowthSite: Int] = [:]
+        counts.reserveCapacity(growth.tracker.count)  // as many sites as last time, most likely
         for entry in entries {
             // Entries of an ended owner are judged by its leak verdict, never as growth.
             guard let owner = entry.owner, owner.isListed, !owner.hasEnded else { continue }
