@@ -17,6 +17,11 @@ import Darwin
 typealias Mutex<Value> = SanitizerMutex<Value>
 #endif
 
+extension Tag {
+    /// A test that measures the wall clock (pacing, idleness): run apart from the logic tests.
+    @Tag static var timing: Tag
+}
+
 /// Waits until `condition` holds, checking every millisecond — a wait on a condition, not on
 /// time. Records an issue after a generous bound instead of hanging the run when it never holds.
 func waitUntil(
