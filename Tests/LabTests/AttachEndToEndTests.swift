@@ -130,9 +130,13 @@ import Darwin
         #expect(lab.stop() == 0)
     }
 
-    /// A hundred `attach --dump json` at once against a ledger of 2,000 owners: each waits its
-    /// turn, and each prints the whole ledger.
-    @Test func aHundredAttachesAtOnceAllDumpTheLedger() async throws {
+    /// A hundred `attach --dump json` at once against a ledger of 500 owners: each waits its turn
+    /// (a full queue of connections is tried again), and each prints the whole ledger. Some 10 s
+    /// of CPU: it runs only when `TETHER_STRESS` is set, so that it does not skew the wake-up
+    /// counts of the idleness tests running beside it. (`LedgerClientTests` proves the waiting
+    /// itself on every run, on a queue it fills.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TETHER_STRESS"] != nil, "set TETHER_STRESS"))
+    func aHundredAttachesAtOnceAllDumpTheLedger() async throws {
         let ledger = Ledger(clock: ManualClock())
         let subject = PassthroughSubject<Int, Never>()
         let owners = Ledger.$current.withValue(ledger) { (0..<500).map { _ in DumpedOwner(subject) } }
