@@ -45,8 +45,7 @@ public struct LeakTracker: Sendable {
     ///
     /// - Parameter owner: Only this owner's leak and entries; nil for the whole ledger.
     public func report(owner: OwnerID? = nil) -> Result {
-        clock.advance(by: ledger.gracePeriod)
-        let snapshot = ledger.snapshot()
+        let snapshot = settle()
         var entries = snapshot.owners.flatMap(\.entries) + snapshot.unowned
         var leaks = snapshot.leaks
         if let owner {
@@ -54,6 +53,13 @@ public struct LeakTracker: Sendable {
             leaks = leaks.filter { $0.owner == owner }
         }
         return Result(leaks: leaks, entries: entries)
+    }
+
+    /// Lets the grace period pass on the tracker's clock, so that every verdict due is given, and
+    /// returns the ledger as it is then.
+    func settle() -> LedgerSnapshot {
+        clock.advance(by: ledger.gracePeriod)
+        return ledger.snapshot()
     }
 }
 

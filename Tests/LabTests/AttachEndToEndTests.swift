@@ -2,6 +2,7 @@ import Foundation
 import TerminalUI
 import TerminalUITesting
 import Testing
+import Tether
 import TetherInspector
 
 @testable import Lab
@@ -160,6 +161,43 @@ import Darwin
         #expect(lab.stop() == 0)
     }
 
+    /// Through a symbolic link to the socket, as any Unix client goes.
+    @Test func attachFollowsASymbolicLinkToTheSocket() throws {
+        let lab = try HeadlessServingLab(keys: "", serving: path)
+        let link = directory("link.sock")
+        #expect(symlink(path, link) == 0)
+        let result = try LabBinary.run(["attach", link, "--dump", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
+        #expect(dump.process == "tether-lab" && dump.pid == lab.process.processIdentifier)
+        #expect(lab.stop() == 0)
+    }
+
+    /// A hundred `attach --dump json` at once against a ledger of 500 owners: each waits its turn
+    /// (a full queue of connections is tried again), and each prints the whole ledger. Some 10 s
+    /// of CPU: it runs only when `TETHER_STRESS` is set, so that it does not skew the wake-up
+    /// counts of the idleness tests running beside it. (`LedgerClientTests` proves the waiting
+    /// itself on every run, on a queue it fills.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TETHER_STRESS"] != nil, "set TETHER_STRESS"))
+    func aHundredAttachesAtOnceAllDumpTheLedger() async throws {
+        let ledger = Ledger(clock: ManualClock())
+        let subject = PassthroughSubject<Int, Never>()
+        let owners = Ledger.$current.withValue(ledger) { (0..<500).map { _ in DumpedOwner(subject) } }
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let attaches = try (0..<100).map { _ in try RunningLab(["attach", path, "--dump", "json"]) }
+        var failures: [String] = []
+        for attach in attaches {
+            let result = attach.finish()
+            let dump = try? JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
+            if result.status != 0 || dump?.owners.count != 500 {
+                failures.append("exit \(result.status): \(result.stderr)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 100 failed, the first: \(failures.first ?? "")")
+        withExtendedLifetime(owners) {}
+    }
+
     /// What attach says for each bad input: one line on stderr, exit code 2, nothing on stdout.
     func expectOneLineError(
         _ arguments: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -254,5 +292,41 @@ import Darwin
             #expect(attach.outputText.contains("tether-lab attach: "))
             #expect(attach.isCooked)
         }
+    }
+}
+
+/// An owner with a subscription bound to its bag: one of the many in a big served ledger.
+private final class DumpedOwner {
+    let bag = DisposeBag()
+
+    init(_ events: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        events.sink { _ in }.store(in: bag)
+    }
+}
+
+/// The lab started with `arguments`, stdin and stdout not terminals, running while others start:
+/// ``finish()`` reads all it prints and waits for its exit.
+private final class RunningLab {
+    private let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: LabBinary.path)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func finish() -> LabBinary.Result {
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return LabBinary.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 }

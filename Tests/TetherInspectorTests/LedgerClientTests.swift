@@ -1,5 +1,7 @@
 import Foundation
 import NIOCore
+import NIOPosix
+import Synchronization
 import TestSupport
 import Testing
 import Tether
@@ -77,6 +79,88 @@ import Darwin
             try await LedgerClient.connect(to: directory.path)
         }
     }
+
+    /// A symbolic link to a live socket is followed, as `connect` follows it; a link to anything
+    /// else says what it leads to.
+    @Test func aSymbolicLinkToASocketIsFollowed() async throws {
+        let server = try LedgerServer.start(at: path, ledger: Ledger(clock: ManualClock()))
+        defer { server.stop() }
+        let link = directory("link.sock")
+        #expect(symlink(path, link) == 0)
+        let client = try await LedgerClient.connect(to: link)
+        #expect(client.hello.pid == getpid())
+        #expect(client.path == link)
+        client.close()
+
+        let plain = directory("plain")
+        _ = FileManager.default.createFile(atPath: plain, contents: Data())
+        let toPlain = directory("to-plain")
+        #expect(symlink(plain, toPlain) == 0)
+        await #expect(throws: LedgerClientError.notASocket(path: toPlain)) {
+            try await LedgerClient.connect(to: toPlain)
+        }
+        let dangling = directory("dangling")
+        #expect(symlink(directory("nothing.sock"), dangling) == 0)
+        await #expect(throws: LedgerClientError.missing(path: dangling)) {
+            try await LedgerClient.connect(to: dangling)
+        }
+    }
+
+    #if os(Linux)
+    /// A server whose queue of connections is full refuses a connection with `EAGAIN` (Linux):
+    /// the client waits its turn instead of failing. Here the queue of a listener that accepts
+    /// nothing is filled; once the client has had its first try, the queue is drained, and the
+    /// next try is accepted and said hello to.
+    @Test func aClientWaitsItsTurnWhileTheServersQueueIsFull() async throws {
+        let listener = streamSocket()
+        defer {
+            shutdown(listener, Int32(SHUT_RDWR))  // wakes the accepting thread, if it still waits
+            close(listener)
+        }
+        #expect(withAddress(path) { bind(listener, $0, $1) } == 0)
+        #expect(listen(listener, 1) == 0)
+        var queued: [Int32] = []
+        defer { queued.forEach { close($0) } }
+        while queued.count < 100 {
+            let descriptor = streamSocket()
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            if withAddress(path, { connect(descriptor, $0, $1) }) == 0 {
+                queued.append(descriptor)
+            } else {
+                #expect(errno == EAGAIN, "a full queue: \(errno)")
+                close(descriptor)
+                break
+            }
+        }
+        let outcome = Mutex<Result<LedgerClient, LedgerClientError>?>(nil)
+        LedgerClient.connect(
+            to: path, helloTimeout: .seconds(60), queue: DispatchQueue(label: "waiting"), events: { _ in }
+        ) { result in
+            outcome.withLock { $0 = result }
+        }
+        // Its first try runs on its event loop: after a few turns of every loop it has been made,
+        // into the full queue.
+        for _ in 0..<3 {
+            for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() { try await loop.submit {}.get() }
+        }
+        #expect(outcome.withLock { $0 } == nil, "still waiting its turn, not failed")
+        // Drain the queue: the fillers first, in order, then the client's try.
+        let accepted = Mutex<Int32>(-1)
+        let fillers = queued.count
+        Thread.detachNewThread {
+            for _ in 0..<fillers { close(accept(listener, nil, nil)) }
+            let client = accept(listener, nil, nil)
+            let hello = Self.hello
+            _ = hello.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            accepted.withLock { $0 = client }
+        }
+        await waitUntil("the client connected") { outcome.withLock { $0 } != nil }
+        let client = try #require(try outcome.withLock { $0 }?.get())
+        #expect(client.hello == InspectorHello(pid: 1, process: "fake"))
+        client.close()
+        close(accepted.withLock { $0 })
+    }
+    #endif
 
     /// Only runs where permissions apply (not as root, which any mode lets through); the mapping
     /// of the system's error is checked everywhere below.

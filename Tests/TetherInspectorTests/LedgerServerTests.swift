@@ -83,7 +83,7 @@ import Darwin
             await log.waitForSnapshot("the snapshot of change \(change)") { $0.notes.last == "\(change)" }
         }
         let taken = try await server.inspect { $0.snapshotsTaken }
-        #expect(taken >= changes + 2)
+        #expect(taken >= changes + 1, "one for the stuck client's join (the second joins it), one per change")
         await waitUntil("the newest snapshot at the stuck client") {
             stuck.snapshots().last?.notes.last == "\(changes)"
         }
@@ -234,6 +234,41 @@ import Darwin
         try await waitUntil("the client gone") { try await server.inspect { $0.clientCount } == 0 }
     }
 
+    /// A client that joins while nothing changed since the last snapshot gets that snapshot: no
+    /// new one is taken for it.
+    @Test func aClientJoiningAnUnchangedLedgerGetsTheLastSnapshot() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger)
+        defer { server.stop() }
+        let (_, firstLog) = try await connect()
+        await firstLog.waitForSnapshot()
+        let (_, secondLog) = try await connect()
+        let second = await secondLog.waitForSnapshot()
+        #expect(second?.sequence == 1)
+        #expect(try await server.inspect { $0.snapshotsTaken } == 1)
+    }
+
+    /// Clients that connect and close, one after another, against a ledger that does not change:
+    /// they share the snapshots changes get — none here after the first, whose interval (a
+    /// minute) has not passed — instead of costing one each.
+    @Test func aConnectLoopTakesNoSnapshotPerConnection() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(60))
+        defer { server.stop() }
+        let (first, log) = try await connect()
+        await log.waitForSnapshot()
+        first.close()
+        try await waitUntil("the first client left") { try await server.inspect { $0.clientCount } == 0 }
+        for _ in 0..<30 {
+            do {
+                let client = try RawClient(path: path)
+                try await waitUntil("the client joined") { try await server.inspect { $0.clientCount } == 1 }
+                #expect(client.lines().first?.contains(#""type":"hello""#) == true, "the hello comes at once")
+            }
+            try await waitUntil("the client left") { try await server.inspect { $0.clientCount } == 0 }
+        }
+        #expect(try await server.inspect { $0.snapshotsTaken } == 1)
+        #expect(try await server.inspect { !$0.isTimerArmed })
+    }
+
     @Test func stopRemovesTheSocketAndEndsEveryClient() async throws {
         let server = try LedgerServer.start(at: path, ledger: ledger)
         let (_, log) = try await connect()
@@ -313,6 +348,24 @@ extension LedgerServerTests {
             for (earlier, later) in zip(paced, paced.dropFirst()) {
                 #expect(later.time - earlier.time >= .milliseconds(99), "\(later.time - earlier.time) apart")
             }
+        }
+
+        /// The same loop, each client waiting for its first snapshot, on the wall clock: ten
+        /// snapshots a second at most, as for changes.
+        @Test func aConnectLoopIsPacedToTenSnapshotsASecond() async throws {
+            let server = try LedgerServer.start(at: base.path, ledger: base.ledger)
+            defer { server.stop() }
+            let start = ContinuousClock.now
+            var connections = 0
+            while ContinuousClock.now - start < .seconds(1) {
+                let (client, log) = try await base.connect()
+                await log.waitForSnapshot()
+                client.close()
+                connections += 1
+            }
+            let elapsed = ContinuousClock.now - start
+            let taken = try await server.inspect { $0.snapshotsTaken }
+            #expect(taken <= 2 + Int(elapsed / .milliseconds(100)), "\(taken) snapshots for \(connections) clients in \(elapsed)")
         }
     }
 }

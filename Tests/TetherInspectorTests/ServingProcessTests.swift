@@ -47,6 +47,26 @@ import Darwin
         #expect(await demo.sendExit() == 0)
     }
 
+    /// Four processes start serving at one path at once, round after round: in each, one serves
+    /// and the others exit saying the path is served.
+    @Test func ofProcessesStartingAtOnceAtOnePathExactlyOneServes() async throws {
+        for round in 0..<5 {
+            let path = directory("race\(round).sock")
+            let demos = try (0..<4).map { _ in try DemoProcess(starting: path) }
+            for demo in demos { await demo.waitForStart() }
+            let serving = demos.filter { $0.text.contains("serving \(path)") }
+            #expect(serving.count == 1, "round \(round): \(serving.count) serve")
+            for demo in demos where !demo.text.contains("serving") {
+                #expect(await demo.waitForExit() == 2)
+            }
+            if let winner = serving.first {
+                #expect(try await LedgerClient.connect(to: path).hello.pid == winner.pid)
+            }
+            for demo in serving { #expect(await demo.sendExit() == 0) }
+        }
+        #expect(directory.names.isEmpty)
+    }
+
     /// A normal exit removes the socket, through the exit hook: nobody called `stop()`.
     @Test func theSocketGoesWhenTheProcessExits() async throws {
         let demo = try await DemoProcess(serving: path)

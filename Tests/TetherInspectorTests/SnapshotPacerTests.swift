@@ -52,17 +52,71 @@ import Testing
                 timer = Int64((deadline.uptimeNanoseconds - at(0).uptimeNanoseconds) / 1_000_000)
             case .wait:
                 break
+            case .resend:
+                Issue.record("a change never resends the last snapshot")
             }
         }
         #expect(sent == Array(stride(from: 0, to: 1_000, by: 100)))
     }
 
-    @Test func theLastClientLeavingResetsThePace() {
+    /// A client joining while nothing changed since the last snapshot gets that one again: no
+    /// snapshot is taken for it.
+    @Test func aJoinWhileNothingChangedGetsTheLastSnapshot() {
+        var pacer = SnapshotPacer(interval: interval)
+        #expect(pacer.clientJoined(at: at(0)) == .send, "the first client, on a fresh server")
+        pacer.sent(at: at(0))
+        #expect(pacer.clientJoined(at: at(10)) == .resend)
+        #expect(pacer.clientJoined(at: at(5_000)) == .resend, "however late: nothing changed")
+        #expect(pacer.ledgerChanged(at: at(5_010)) == .send)
+        pacer.sent(at: at(5_010))
+        #expect(pacer.clientJoined(at: at(5_020)) == .resend)
+    }
+
+    /// A client joining after a change, before its snapshot is due, gets the one the change gets.
+    @Test func aJoinAfterAChangeWaitsForTheChangesSnapshot() {
         var pacer = SnapshotPacer(interval: interval)
         pacer.sent(at: at(0))
         #expect(pacer.ledgerChanged(at: at(10)) == .arm(at(100)))
-        pacer.reset()
-        #expect(!pacer.timerArmed && pacer.lastSent == nil)
-        #expect(pacer.ledgerChanged(at: at(20)) == .send)
+        #expect(pacer.clientJoined(at: at(20)) == .wait)
+        #expect(pacer.timerFired() == .send)
+    }
+
+    /// The last client leaving stops the observation: the ledger may then change unseen, so the
+    /// next client gets a new snapshot — but at the pace, not at once: the interval since the last
+    /// one is kept.
+    @Test func theLastClientLeavingKeepsThePace() {
+        var pacer = SnapshotPacer(interval: interval)
+        pacer.sent(at: at(0))
+        #expect(pacer.ledgerChanged(at: at(10)) == .arm(at(100)))
+        pacer.stoppedObserving()
+        #expect(!pacer.timerArmed && !pacer.lastIsCurrent && pacer.lastSent == at(0))
+        #expect(pacer.clientJoined(at: at(20)) == .arm(at(100)), "not a snapshot per connection")
+        pacer.stoppedObserving()  // that client left before its snapshot: none is taken
+        #expect(pacer.clientJoined(at: at(150)) == .send, "a whole interval later")
+    }
+
+    /// Clients that connect, wait for their first snapshot and leave, one after another as fast
+    /// as they can, against a ledger that never changes: ten snapshots a second at most.
+    @Test func aConnectLoopIsPacedLikeChanges() {
+        var pacer = SnapshotPacer(interval: interval)
+        var sent: [Int64] = []
+        var ms: Int64 = 0
+        while ms < 1_000 {
+            switch pacer.clientJoined(at: at(ms)) {
+            case .send, .resend:
+                sent.append(ms)
+                pacer.sent(at: at(ms))
+            case .arm(let deadline):
+                ms = Int64((deadline.uptimeNanoseconds - at(0).uptimeNanoseconds) / 1_000_000)
+                #expect(pacer.timerFired() == .send)
+                pacer.sent(at: at(ms))
+                sent.append(ms)
+            case .wait:
+                Issue.record("no timer is armed between two clients")
+            }
+            pacer.stoppedObserving()  // the client leaves once it has its snapshot
+            ms += 1
+        }
+        #expect(sent == Array(stride(from: 0, through: 1_000, by: 100)))
     }
 }

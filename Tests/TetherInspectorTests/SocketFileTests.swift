@@ -101,6 +101,82 @@ import Darwin
         client.close()
     }
 
+    /// Four threads start a server at one path at once, round after round: in each, exactly one
+    /// serves and the others are told it is served — none replaces another's socket unseen.
+    @Test func ofServersStartingAtOnceAtOnePathExactlyOneServes() async throws {
+        let ledger = ledger
+        for round in 0..<30 {
+            let path = directory("race\(round).sock")
+            let go = DispatchSemaphore(value: 0)
+            let outcomes = Mutex<[Result<LedgerServer, LedgerServerError>]>([])
+            for _ in 0..<4 {
+                Thread.detachNewThread {
+                    go.wait()
+                    let outcome = Result { () throws(LedgerServerError) in
+                        try LedgerServer.start(at: path, ledger: ledger)
+                    }
+                    outcomes.withLock { $0.append(outcome) }
+                }
+            }
+            for _ in 0..<4 { go.signal() }
+            await waitUntil("four outcomes") { outcomes.withLock { $0.count } == 4 }
+            let all = outcomes.withLock { $0 }
+            let servers = all.compactMap { try? $0.get() }
+            let refusals = all.compactMap { if case .failure(let error) = $0 { error } else { nil } }
+            #expect(servers.count == 1, "round \(round): \(servers.count) servers")
+            #expect(refusals == Array(repeating: .alreadyServed(path: path), count: 3), "round \(round)")
+            if let server = servers.first {
+                #expect(SocketFile.identity(at: path) != nil)
+                let client = try await LedgerClient.connect(to: path)
+                client.close()
+                server.stop()
+            }
+            for server in servers.dropFirst() { server.stop() }
+        }
+        #expect(directory.names.isEmpty, "no socket, lock file or temporary directory left")
+    }
+
+    /// The limit is NIO's, 103 bytes on every platform, on both ends: a path of 103 bytes is
+    /// served and connected to; one of 104 to 107 is refused up front, by both.
+    @Test func theServerAndTheClientTakeTheSamePaths() async throws {
+        #expect(SocketFile.maximumPathLength == 103)
+        let prefix = directory.path + "/"
+        func path(ofLength length: Int) -> String {
+            prefix + String(repeating: "p", count: length - prefix.utf8.count)
+        }
+        let longest = path(ofLength: 103)
+        let server = try LedgerServer.start(at: longest, ledger: ledger)
+        let client = try await LedgerClient.connect(to: longest)
+        #expect(client.hello.pid == getpid())
+        client.close()
+        server.stop()
+        for length in 104...107 {
+            let long = path(ofLength: length)
+            #expect(throws: LedgerServerError.pathTooLong(path: long, limit: 103)) {
+                try LedgerServer.start(at: long, ledger: ledger)
+            }
+            await #expect(throws: LedgerClientError.pathTooLong(path: long)) {
+                try await LedgerClient.connect(to: long)
+            }
+        }
+        #expect(directory.names.isEmpty)
+    }
+
+    /// A directory of 96 or 97 bytes leaves no room for the temporary name the server binds
+    /// first: the same clear error, before anything is made — not a failing bind.
+    @Test func aDirectoryWithNoRoomForTheTemporaryNameIsTooLong() throws {
+        for length in [96, 97] {
+            let deep = directory.path + "/" + String(repeating: "d", count: length - directory.path.utf8.count - 1)
+            #expect(deep.utf8.count == length)
+            try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: false)
+            let path = deep + "/s"
+            #expect(throws: LedgerServerError.pathTooLong(path: path, limit: 103)) {
+                try LedgerServer.start(at: path, ledger: ledger)
+            }
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: deep)) == [])
+        }
+    }
+
     @Test func refusesAPathTooLongForASocketAddress() throws {
         let long = directory(String(repeating: "x", count: 120))
         #expect(throws: LedgerServerError.pathTooLong(path: long, limit: SocketFile.maximumPathLength)) {

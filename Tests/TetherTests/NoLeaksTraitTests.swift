@@ -9,6 +9,31 @@ private final class Model: Sendable {
     init() { bag.track(self) }
 }
 
+/// An owner in a retain cycle, the way users make one: its subscription, in its own bag, keeps it
+/// through the closure. It never deinitializes, so it never ends, and no verdict ever sees it.
+private final class CountingModel {
+    let bag = DisposeBag()
+    var count = 0
+
+    init(_ subject: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        subject.sink(boundTo: bag) { _ in self.count += 1 }
+    }
+}
+
+/// The same cycle through a task: a loop that captures its owner strongly.
+private final class LoopingModel: Sendable {
+    let bag = DisposeBag()
+    let count = Atomic(0)
+
+    init(_ ticks: AsyncStream<Int>) {
+        bag.track(self)
+        bag.task {
+            for await _ in ticks { self.count.add(1, ordering: .relaxed) }
+        }
+    }
+}
+
 @Suite struct NoLeaksTraitTests {
     @Test(.noLeaks) func aTestThatLeavesNothingBehindPasses() {
         let subject = PassthroughSubject<Int, Never>()
@@ -41,6 +66,82 @@ private final class Model: Sendable {
         #expect(kept.value != nil)
     }
 
+    /// Runs `body` in the trait's scope, as `@Test(.noLeaks)` would; the comments of the issues it
+    /// recorded, each expected.
+    func issues(_ body: @escaping @Sendable () async throws -> Void) async throws -> [String] {
+        let test = try #require(Test.current)
+        let comments = Box<[String]>()
+        try await withKnownIssue {
+            try await NoLeaksTrait.noLeaks.provideScope(for: test, testCase: Test.Case.current, performing: body)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+            comments.value = (comments.value ?? []) + [text]
+            return true
+        }
+        return comments.value ?? []
+    }
+
+    /// A retain cycle never ends, so no verdict sees it: the trait reports the owner the test made
+    /// and left alive, with its bindings.
+    @Test func anOwnerInARetainCycleIsReportedAsLeftAlive() async throws {
+        let kept = Box<DisposeBag>()
+        let found = try await issues {
+            let subject = PassthroughSubject<Int, Never>()
+            let model = CountingModel(subject)
+            subject.send(1)
+            kept.value = model.bag  // to break the cycle after the check
+        }
+        #expect(found.count == 1, "\(found)")
+        let lines = found.first?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.first?.hasPrefix("CountingModel#1 left alive: never ended, still alive after the test (tracked at NoLeaksTraitTests.swift:") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("╰─ subscription at NoLeaksTraitTests.swift:") == true)
+        #expect(lines.dropFirst().first?.hasSuffix(", bound, 1 value delivered") == true)
+        #expect(lines.last?.contains("capture the owner weakly") == true)
+        kept.value?.dispose()
+    }
+
+    @Test func anOwnerKeptByItsOwnLoopIsReportedAsLeftAlive() async throws {
+        let kept = Box<DisposeBag>()
+        let found = try await issues {
+            let (ticks, continuation) = AsyncStream.makeStream(of: Int.self)
+            let model = LoopingModel(ticks)
+            continuation.yield(1)
+            kept.value = model.bag
+        }
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.hasPrefix("LoopingModel#1 left alive") == true)
+        #expect(found.first?.contains("╰─ task at NoLeaksTraitTests.swift:") == true)
+        kept.value?.dispose()
+    }
+
+    /// A binding with no owner that the test keeps past its end is reported too.
+    @Test func aBindingWithNoOwnerLeftAliveIsReported() async throws {
+        let kept = Box<Lifetime>()
+        let found = try await issues {
+            let lifetime = Lifetime()  // no owner tracks it
+            lifetime.task { await untilCancelled() }
+            kept.value = lifetime
+        }
+        #expect(found.count == 1, "\(found)")
+        #expect(
+            found.first?.hasPrefix(
+                "1 binding with no owner left alive after the test\n╰─ task at NoLeaksTraitTests.swift:") == true)
+        kept.value?.end()
+    }
+
+    /// What the test did not make is not its leak: an owner made before it, alive after it, and a
+    /// binding the test made on that owner's bag — both recorded in the ledger the owner was
+    /// made in.
+    @Test func anOwnerMadeBeforeTheTestIsNotReported() async throws {
+        let test = try #require(Test.current)
+        let earlier = Model()
+        try await NoLeaksTrait.noLeaks.provideScope(for: test, testCase: Test.Case.current) {
+            PassthroughSubject<Int, Never>().sink(boundTo: earlier.bag) { _ in }
+            #expect(Ledger.current.counters.owners == 0)
+        }
+        #expect(earlier.bag.ledger.counters.subscriptions >= 1)
+    }
+
     @Test func theGracePeriodIsTheTraits() async throws {
         let test = try #require(Test.current)
         let seen = Box<Duration>()
@@ -61,6 +162,32 @@ private final class Model: Sendable {
 
     @Test func andLeavesNothingBehind() {
         let model = Model()
+        PassthroughSubject<Int, Never>().sink(boundTo: model.bag) { _ in }
+        #expect(Ledger.current.counters.owners == 1)
+    }
+}
+
+/// A suite whose instance, made for each test, holds owners: they go with it when the test
+/// returns, so they are not left alive.
+@Suite(.noLeaks) struct ASuiteThatHoldsOwners {
+    private let model = Model()
+    private let subject = PassthroughSubject<Int, Never>()
+
+    init() {
+        subject.sink(boundTo: model.bag) { _ in }
+    }
+
+    @Test func itsOwnersAreTheTestsAndGoWithIt() {
+        #expect(Ledger.current.counters.owners == 1, "made in the test's ledger")
+        subject.send(1)
+    }
+}
+
+/// The same with a class, whose instance could be kept longer.
+@Suite(.noLeaks) final class AClassSuiteThatHoldsOwners {
+    private let model = Model()
+
+    @Test func itsOwnersGoWithIt() {
         PassthroughSubject<Int, Never>().sink(boundTo: model.bag) { _ in }
         #expect(Ledger.current.counters.owners == 1)
     }

@@ -90,12 +90,18 @@ public final class LedgerClient: Sendable {
 
     /// Connects to the ledger server at `path` and waits for its hello.
     ///
+    /// `path` may be a symbolic link to the socket; it is at most 103 bytes long, as for
+    /// ``LedgerServer``. A server with more clients arriving at once than it has accepted yet (its
+    /// queue of connections full) is tried again, soon at first, then less often, for up to
+    /// `helloTimeout` in all.
+    ///
     /// - Parameters:
     ///   - path: The server's socket.
     ///   - maximumLineLength: The longest line accepted, in bytes; a longer one ends the
     ///     connection with ``LedgerClientError/lineTooLong(limit:)``.
     ///   - helloTimeout: How long to wait for the hello before deciding the peer is not a ledger
-    ///     server (``LedgerClientError/noHello(path:)``).
+    ///     server (``LedgerClientError/noHello(path:)``) — and, before that, at most as long for a
+    ///     turn to connect to a busy server.
     /// - Throws: ``LedgerClientError``: nothing at `path`, not a socket, permission denied,
     ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
     ///   a malformed or over-long first line.
@@ -174,11 +180,22 @@ public final class LedgerClient: Sendable {
     ) throws(LedgerClientError) -> EventLoopFuture<(any Channel, InspectorHello)> {
         try checkSocket(at: path)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let helloPromise = loop.makePromise(of: InspectorHello.self)
         // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
         let (seconds, attoseconds) = helloTimeout.components
         let timeout =
             TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
+        return open(
+            path, maximumLineLength: maximumLineLength, helloTimeout: timeout, sink: sink, loop: loop,
+            backoff: ConnectBackoff(budget: timeout))
+    }
+
+    /// One attempt to connect; while the server's queue of connections is full, the next attempt
+    /// after `backoff`'s wait, until its budget is spent.
+    private static func open(
+        _ path: String, maximumLineLength: Int, helloTimeout timeout: TimeAmount, sink: EventSink,
+        loop: any EventLoop, backoff: ConnectBackoff
+    ) -> EventLoopFuture<(any Channel, InspectorHello)> {
+        let helloPromise = loop.makePromise(of: InspectorHello.self)
         return ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: false)
             .channelInitializer { channel in
@@ -191,18 +208,30 @@ public final class LedgerClient: Sendable {
                 }
             }
             .connect(unixDomainSocketPath: path)
-            .flatMapError { error in
-                let mapped = connectError(error, path: path)
-                helloPromise.fail(mapped)
-                sink.end()
-                return loop.makeFailedFuture(mapped)
-            }
             .flatMap { channel in
                 helloPromise.futureResult.map { (channel, $0) }.flatMapError { error in
                     channel.close(promise: nil)
                     sink.end()
                     return loop.makeFailedFuture(error as? LedgerClientError ?? .noHello(path: path))
                 }
+            }
+            .flatMapError { error in
+                // Connected, then no hello: said above, and the sink is ended.
+                if error is LedgerClientError { return loop.makeFailedFuture(error) }
+                let mapped = connectError(error, path: path)
+                helloPromise.fail(mapped)
+                var next = backoff
+                if let error = error as? IOError, let delay = next.delay(after: error.errnoCode) {
+                    // The server has more clients arriving than it has accepted yet: wait our turn.
+                    let backoff = next
+                    return loop.scheduleTask(in: delay) {}.futureResult.flatMap {
+                        open(
+                            path, maximumLineLength: maximumLineLength, helloTimeout: timeout, sink: sink,
+                            loop: loop, backoff: backoff)
+                    }
+                }
+                sink.end()
+                return loop.makeFailedFuture(mapped)
             }
     }
 
@@ -213,19 +242,22 @@ public final class LedgerClient: Sendable {
         channel.pipeline.fireUserInboundEventTriggered(InspectorReader.CloseRequest())
     }
 
-    /// One clear error for what is at `path`, before connecting.
+    /// One clear error for what is at `path`, before connecting: the server's limit on the path's
+    /// length, then what the path names — through a symbolic link, as `connect` goes.
     private static func checkSocket(at path: String) throws(LedgerClientError) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            switch errno {
-            case ENOENT, ENOTDIR: throw .missing(path: path)
+        guard path.utf8.count <= SocketFile.maximumPathLength else { throw .pathTooLong(path: path) }
+        switch SocketFile.target(of: path) {
+        case .success(.socket): return
+        case .success(.other): throw .notASocket(path: path)
+        case .success(.nothing): throw .missing(path: path)
+        case .failure(let error):
+            switch error.code {
+            case ENOTDIR, ELOOP: throw .missing(path: path)
             case EACCES: throw .permissionDenied(path: path)
             case ENAMETOOLONG: throw .pathTooLong(path: path)
-            case let code: throw .system(operation: "lstat", reason: Errno(code).description)
+            default: throw .system(operation: "stat", reason: error.description)
             }
         }
-        guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
-        guard path.utf8.count <= SocketFile.maximumPathLength else { throw .pathTooLong(path: path) }
     }
 
     static func connectError(_ error: any Error, path: String) -> LedgerClientError {

@@ -35,6 +35,9 @@ public final class LedgerServer: Sendable {
     /// The directory of a path plus this many bytes must fit in a socket address: the server
     /// binds at `DIR/.XXXXXX/s` first, then renames the socket into place.
     public static let temporaryPathOverhead = 10
+    /// How many connections may wait to be accepted: room for many clients attaching at once
+    /// (a client whose connection finds the queue full tries again, for a while).
+    static let backlog: Int32 = 256
 
     private let hub: ServingHub
     private let channel: any Channel
@@ -53,10 +56,14 @@ public final class LedgerServer: Sendable {
     /// Starts serving `ledger` at `path`.
     ///
     /// Replaces a stale socket (one nobody serves: its process died); refuses to replace
-    /// anything else. Call it outside NIO's event loops: it waits for the socket to be bound.
+    /// anything else. Of servers starting at one path at once, in one process or several, exactly
+    /// one serves and the others throw ``LedgerServerError/alreadyServed(path:)``; while it
+    /// starts, a server holds a lock file beside the path (`.NAME.lock`), and removes it when its
+    /// socket is in place. Call it outside NIO's event loops: it waits for the socket to be bound.
     ///
     /// - Parameters:
-    ///   - path: Where the socket goes. Its directory must exist and be writable.
+    ///   - path: Where the socket goes, at most 103 bytes (``LedgerClient`` takes the same).
+    ///     Its directory must exist and be writable.
     ///   - ledger: The ledger to serve; `Ledger.shared` by default.
     /// - Returns: The server; keep it, since releasing it stops serving.
     /// - Throws: ``LedgerServerError``: a file that is not a socket at `path`, a socket a live
@@ -76,7 +83,6 @@ public final class LedgerServer: Sendable {
             SocketFile.directory(of: path).utf8.count + temporaryPathOverhead <= limit
         else { throw .pathTooLong(path: path, limit: limit) }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        try checkReplaceable(path, loop: loop)
 
         // Bound in a directory only this user can enter, made owner-only there, then renamed into
         // place: at no instant is the socket at `path` open to anyone else. The rename also
@@ -91,13 +97,24 @@ public final class LedgerServer: Sendable {
         }
         defer { SocketFile.removeDirectory(directory) }
         let temporary = directory + "/s"
+
+        // Held from the check until the socket is in place and listening: of servers starting at
+        // one path at once, in this process or others, one serves and the rest find it live.
+        let claim: ServingClaim
+        switch ServingClaim.take(path) {
+        case .success(let taken): claim = taken
+        case .failure(let error):
+            throw .system(path: path, operation: "locking a file beside it", reason: error.description)
+        }
+        defer { claim.release() }
+        try checkReplaceable(path, loop: loop)
         let hub = ServingHub(
             ledger: ledger, loop: loop, interval: minimumInterval,
             hello: InspectorHello(pid: getpid(), process: ProcessInfo.processInfo.processName))
         let channel: any Channel
         do {
             channel = try ServerBootstrap(group: loop, childGroup: loop)
-                .serverChannelOption(.backlog, value: 16)
+                .serverChannelOption(.backlog, value: LedgerServer.backlog)
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -159,6 +176,8 @@ public final class LedgerServer: Sendable {
             probe.close(promise: nil)
         } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
             return  // stale: its process is gone
+        } catch let error as IOError where error.errnoCode == EAGAIN {
+            throw .alreadyServed(path: path)  // its queue of connections is full: live, and busy
         } catch let error as IOError where error.errnoCode == EACCES {
             throw .permissionDenied(path: path)
         } catch {

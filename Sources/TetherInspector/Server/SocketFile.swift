@@ -27,9 +27,11 @@ enum SocketFile {
         case other
     }
 
-    /// The longest path a Unix socket address holds: `sun_path` less its terminating NUL
-    /// (107 bytes on Linux, 103 on Darwin).
-    static let maximumPathLength: Int = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    /// The longest socket path, in bytes, that both ends take: NIO's limit, 103 on every platform
+    /// (`SocketAddress(unixDomainSocketPath:)`: Darwin's `sun_path` holds 104 bytes with the
+    /// terminating NUL, Linux's 108, and NIO takes the smaller everywhere). One limit for the
+    /// server and the client, so that a path one takes the other takes too.
+    static let maximumPathLength = 103
 
     /// What is at `path` (not following a symbolic link), or the `errno` of looking.
     static func existing(at path: String) -> Result<Existing, Errno> {
@@ -79,6 +81,81 @@ enum SocketFile {
 
     static func removeDirectory(_ path: String) {
         rmdir(path)
+    }
+
+    /// What is at `path`, following a symbolic link as `connect` does (a client's view), or the
+    /// `errno` of looking.
+    static func target(of path: String) -> Result<Existing, Errno> {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? .success(.nothing) : .failure(Errno(errno))
+        }
+        return .success(info.st_mode & S_IFMT == S_IFSOCK ? .socket : .other)
+    }
+}
+
+/// The right to start serving at a path, held by one server at a time — among the threads of this
+/// process and among processes.
+///
+/// Starting is a check then an act: is a live server at the path? if not, put our socket there.
+/// Two servers that check at once both find the path free (or both find the same stale socket),
+/// and both put their socket there; the first one's is silently replaced. So a starting server
+/// takes this claim first, and holds it from its check until its socket is in place and
+/// listening: the next one to take it finds a live socket and gets `alreadyServed`.
+///
+/// The claim is an advisory `flock` on a lock file beside the socket, `.NAME.lock`. `flock`
+/// (unlike `fcntl`'s locks, which belong to a process) excludes two descriptors of one process
+/// as well as two processes, and the system lets go of it when its process dies, so a crash leaves
+/// no stale claim. The file goes when the claim is released; a server that had opened it just
+/// before and locks it then finds that the path names another file (or none) and starts over
+/// with the file there now, so two servers never hold locks on two different files at once.
+struct ServingClaim {
+    private let descriptor: Int32
+    private let lockPath: String
+
+    private init(descriptor: Int32, lockPath: String) {
+        self.descriptor = descriptor
+        self.lockPath = lockPath
+    }
+
+    /// Takes the claim on `path`, waiting while another server starting there holds it (the time
+    /// it takes to bind a socket).
+    static func take(_ path: String) -> Result<ServingClaim, Errno> {
+        let lockPath = SocketFile.directory(of: path) + "/." + name(of: path) + ".lock"
+        while true {
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { return .failure(Errno(errno)) }
+            var locked = flock(descriptor, LOCK_EX)
+            while locked != 0 && errno == EINTR { locked = flock(descriptor, LOCK_EX) }
+            guard locked == 0 else {
+                let error = Errno(errno)
+                close(descriptor)
+                return .failure(error)
+            }
+            if isStill(descriptor, at: lockPath) {
+                return .success(ServingClaim(descriptor: descriptor, lockPath: lockPath))
+            }
+            close(descriptor)  // released by its last holder meanwhile: lock the file there now
+        }
+    }
+
+    /// Lets go of the claim: removes the lock file (while still holding it), then unlocks.
+    func release() {
+        unlink(lockPath)
+        close(descriptor)
+    }
+
+    private static func name(of path: String) -> Substring {
+        guard let slash = path.lastIndex(of: "/") else { return path[...] }
+        return path[path.index(after: slash)...]
+    }
+
+    /// Whether the file `descriptor` has open is the one at `path` now.
+    private static func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var held = stat()
+        var named = stat()
+        guard fstat(descriptor, &held) == 0, lstat(path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 }
 

@@ -39,8 +39,17 @@ final class DemoProcess {
     var pid: pid_t { process.processIdentifier }
     var text: String { received.text.withLock { $0 } }
 
-    /// Starts serving at `path`; returns once the socket is in place.
-    init(serving path: String) async throws {
+    /// Starts serving at `path`; returns once the socket is in place (or the process ended).
+    convenience init(serving path: String) async throws {
+        try self.init(starting: path)
+        await waitForStart()
+    }
+
+    private let path: String
+
+    /// Starts the process, serving at `path`, without waiting for it: ``waitForStart()`` does.
+    init(starting path: String) throws {
+        self.path = path
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = [path]
         process.standardInput = input
@@ -51,6 +60,10 @@ final class DemoProcess {
             received.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
+    }
+
+    /// Waits until the process serves, or has ended.
+    func waitForStart() async {
         await waitUntil("the demo serving") { text.contains("serving \(path)") || !process.isRunning }
     }
 
