@@ -12,7 +12,7 @@ import Darwin
 // array is enough). `make tsan` builds with `-DTETHER_TSAN`, and inside this module `Mutex`
 // then names this pthread-backed lock, whose lock and unlock TSan intercepts. Same API and
 // semantics; never part of a normal build.
-typealias Mutex<Value> = SanitizerMutex<Value>
+@usableFromInline typealias Mutex<Value> = SanitizerMutex<Value>
 
 /// A pthread mutex with its value, for sanitizer builds only (public there so the test targets
 /// can lock with it too; it does not exist in normal builds).
