@@ -47,3 +47,8 @@ func waitUntil(
     }
     Issue.record("waited for a condition that never held", sourceLocation: sourceLocation)
 }
+
+extension Tag {
+    /// Tests that measure the wall clock: run serially, apart from the logic tests.
+    @Tag static var timing: Tag
+}

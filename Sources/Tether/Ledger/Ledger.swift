@@ -39,8 +39,7 @@ public final class Ledger: Sendable {
     /// How long after an owner's end the leak verdict waits.
     public let gracePeriod: Duration
 
-    let eventCapacity: Int
-    let state = Mutex(LedgerState())
+    let state: Mutex<LedgerState>
     private let enabled: Atomic<Bool>
     /// Whether any change handler is registered: ``changed()`` costs one load otherwise.
     private let listenerCount = Atomic<Int>(0)
@@ -63,7 +62,7 @@ public final class Ledger: Sendable {
     ) {
         self.clock = clock
         self.gracePeriod = gracePeriod
-        self.eventCapacity = max(1, eventCapacity)
+        state = Mutex(LedgerState(gracePeriod: gracePeriod, eventCapacity: eventCapacity))
         self.enabled = Atomic(isEnabled)
     }
 
@@ -110,7 +109,7 @@ public final class Ledger: Sendable {
         let time = clock.now
         let note = LoggedEvent.Note(owner: owner, message: message)
         state.withLock {
-            $0.log.append(time: time, kind: .note, subject: .note(note), capacity: eventCapacity)
+            $0.log.append(time: time, kind: .note, subject: .note(note))
         }
         changed()
     }
