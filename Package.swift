@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "TetherMetricsTests",
             dependencies: [
-                "TetherMetrics", "Tether",
+                "TetherMetrics", "Tether", "TestSupport",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -27,14 +27,8 @@ struct LedgerReading: Equatable, Sendable {
         bindings = counters.bindings
         leakedOwners = counters.leaks
         zombies = counters.zombies
-        growingSites = Self.growingSites(of: ledger)
+        growingSites = counters.growing
     }
-
-    /// The number of sites growing now: `tether_growing_sites`.
-    ///
-    /// 0 until the ledger detects growth; then the number of sites in `LedgerSnapshot.growth`,
-    /// read as cheaply as the counters are (this is read at most once a second, with the counters).
-    static func growingSites(of ledger: Ledger) -> Int { 0 }
 
     /// The live entries of one kind.
     subscript(kind: EntryKind) -> Int {

@@ -1,4 +1,5 @@
 import Prometheus
+import TestSupport
 import Testing
 import Tether
 import TetherMetrics

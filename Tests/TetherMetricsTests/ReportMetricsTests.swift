@@ -1,5 +1,6 @@
 import MetricsTestKit
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 import TetherMetrics
@@ -71,6 +72,25 @@ import TetherMetrics
         #expect(fixture.shown.verdicts == 2)
         #expect(fixture.shown.leaked == 2)
         withExtendedLifetime((first, second)) {}
+        reporting.cancel()
+    }
+
+    @Test func aSiteGrowingAtEachCheckpointIsCountedUntilItStops() {
+        let fixture = MetricsFixture()
+        let reporting = fixture.report()
+        let events = PassthroughSubject<Int, Never>()
+        let session = fixture.run { Session() }
+        for visit in 1...3 {
+            fixture.run { session.collect(events) }
+            fixture.ledger.checkpoint()
+            fixture.passInterval()
+            #expect(fixture.shown.growing == (visit < 3 ? 0 : 1), "after visit \(visit)")
+        }
+        fixture.ledger.checkpoint()  // no visit: the count did not rise
+        fixture.passInterval()
+        #expect(fixture.shown.growing == 0)
+        #expect(fixture.gaugeHistory("tether_growing_sites") == [1, 0])
+        withExtendedLifetime(session) {}
         reporting.cancel()
     }
 

@@ -110,15 +110,11 @@ final class Forgetful {
     }
 }
 
-/// Yields until `condition` holds — a wait on a condition, not on time. Records an issue after a
-/// generous bound instead of hanging the run when the condition never comes.
-func waitUntil(
-    isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    for _ in 0..<1_000_000 {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("waited for a condition that never held", sourceLocation: sourceLocation)
+/// A long-lived owner that collects one more subscription each time `collect` runs: growth.
+final class Session {
+    let bag = DisposeBag()
+
+    init() { bag.track(self) }
+
+    func collect(_ events: PassthroughSubject<Int, Never>) { events.sink(boundTo: bag) { _ in } }
 }

@@ -374,7 +374,7 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         fixture.passGracePeriod()
         var snapshot = fixture.ledger.snapshot()
         let leak = try #require(snapshot.leaks.first)
-        #expect(leak.owner.typeName == "Model")
+        #expect(leak.owner.typeName == "LiveDataAttributedTests.Model")
         #expect(leak.kind == .observer)
         #expect(leak.site.description == "LiveDataTests.swift:\(line)")
         #expect(snapshot.counters.zombies == 1)

@@ -1,12 +1,15 @@
-/// The ledger's event log: a ring of at most the ledger's capacity, oldest overwritten first.
+/// The ledger's event log: a ring of at most `capacity` events, oldest overwritten first.
 struct EventLog {
+    let capacity: Int
     private var events: [LoggedEvent] = []
     private var oldest = 0
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
 
     /// Adds an event, overwriting the oldest once `capacity` are kept.
     mutating func append(
         time: Duration, kind: LedgerEvent.Kind, subject: LoggedEvent.Subject, entryKind: EntryKind? = nil,
-        site: SiteIndex = .none, capacity: Int
+        site: SiteIndex = .none
     ) {
         let event = LoggedEvent(time: time, subject: subject, site: site, kind: kind, entryKind: entryKind)
         if events.count < capacity {

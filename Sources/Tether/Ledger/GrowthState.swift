@@ -49,11 +49,12 @@ extension LedgerState {
     mutating func checkpointGrowth() -> [GrowthReport] {
         var counts: [GrowthSite: Int] = [:]
         counts.reserveCapacity(growth.tracker.count)  // as many sites as last time, most likely
-        for entry in entries {
-            // Entries of an ended owner are judged by its leak verdict, never as growth.
-            guard let owner = entry.owner, owner.isListed, !owner.hasEnded else { continue }
-            counts[GrowthSite(owner: owner, site: entry.siteIndex.rawValue, kind: entry.kind), default: 0] +=
-                1
+        // Entries of an ended owner are judged by its leak verdict, never as growth.
+        for book in owners.values where book.state.phase == .alive {
+            for entry in book.entries.values.lazy.map(\.entry) {
+                let site = GrowthSite(owner: book.record, site: entry.siteIndex.rawValue, kind: entry.kind)
+                counts[site, default: 0] += 1
+            }
         }
         let growing = growth.tracker.checkpoint(counts)
         var started: [GrowthReport] = []
@@ -69,8 +70,15 @@ extension LedgerState {
         return started
     }
 
+    /// The counters, with the sites growing now counted.
+    var countersNow: LedgerSnapshot.Counters {
+        var now = counters
+        now.growing = growth.growing.isEmpty ? 0 : growingNow.count
+        return now
+    }
+
     /// The sites growing at the last checkpoint whose owner is still alive.
     var growingNow: [GrowthReport] {
-        growth.growing.compactMap { $0.owner.isListed && !$0.owner.hasEnded ? $0.report : nil }
+        growth.growing.compactMap { owners[$0.owner.key]?.state.phase == .alive ? $0.report : nil }
     }
 }

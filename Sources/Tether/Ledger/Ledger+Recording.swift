@@ -9,14 +9,10 @@ extension Ledger {
         let type: any AnyObject.Type = type(of: object)
         let key = takeKey()
         let parentRecord = parent?.ownerRecord
-        let record = state.withLock { state -> OwnerRecord in
-            let record = OwnerRecord(
-                key: key, id: state.nextOwnerID(for: type), siteIndex: state.sites.index(of: site),
-                created: now, parent: parentRecord,
-                parentLink: parentRecord == nil ? parent?.linkToOwner() : nil)
-            state.owners.list(record)
-            state.counters.owners += 1
-            return record
+        let parentLink = parentRecord == nil ? parent?.linkToOwner() : nil
+        let record = state.withLock {
+            $0.makeOwner(
+                key: key, type: type, site: site, at: now, parent: parentRecord, parentLink: parentLink)
         }
         changed()
         return record
@@ -24,11 +20,7 @@ extension Ledger {
 
     /// Takes back an owner registered by a `track` that lost to another one on the same lifetime.
     func discardOwner(_ record: OwnerRecord) {
-        state.withLock { state in
-            guard record.isListed else { return }
-            state.owners.unlist(record)
-            state.counters.owners -= 1
-        }
+        state.withLock { $0.discardOwner(record) }
         changed()
     }
 
@@ -36,28 +28,25 @@ extension Ledger {
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
         let now = clock.now
-        let entry = LedgerEntry(
-            key: takeKey(), kind: kind, owner: owner, created: now, bound: bound, ledger: self)
-        let capacity = eventCapacity
-        state.withLock { state in
-            state.entries.list(entry)
-            state.counters[kind] += 1
-            if let owner, owner.isListed { owner.countEntries(by: 1) }
-            entry.siteIndex = state.sites.index(of: site)
-            state.log.append(
-                time: now, kind: .created, subject: .owning(owner), entryKind: kind, site: entry.siteIndex,
-                capacity: capacity)
+        let key = takeKey()
+        let entry = state.withLock {
+            $0.open(kind, key: key, owner: owner, site: site, bound: bound, at: now, ledger: self)
         }
         changed()
         return entry
     }
 
-    /// Removes an entry that has ended (called once per entry, by ``LedgerEntry/end(_:)``).
+    /// Removes an entry that has ended (called once per entry, by ``LedgerEntry/end(_:)``). The
+    /// last entry of a leaked owner released meanwhile can resolve its leak, and so uncover the
+    /// leak of a descendant: it is reported here.
     func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool) {
         let now = clock.now
-        let capacity = eventCapacity
-        state.withLock { $0.close(entry, reason: reason, wasPaused: wasPaused, at: now, capacity: capacity) }
+        let reports = state.withLock { state in
+            state.close(entry, reason: reason, wasPaused: wasPaused, at: now)
+            return state.takeUnheard()
+        }
         changed()
+        tell(reports)
     }
 
     /// Records what a lifetime's end did, in one step: its owner's end (when `ownerEnded`: the
@@ -69,18 +58,16 @@ extension Ledger {
     func lifetimeEnded(owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool) {
         guard owner != nil || !cancelled.isEmpty else { return }
         let now = clock.now
-        let capacity = eventCapacity
-        let deadline = state.withLock { state -> Duration? in
-            if ownerEnded, let owner {
-                state.ownerEnded(owner, at: now, verdictAt: now + gracePeriod, capacity: capacity)
-            }
+        let (deadline, reports) = state.withLock { state -> (Duration?, [LeakReport]) in
+            if ownerEnded, let owner { state.ownerEnded(owner, at: now) }
             cancelled.forEach { entry, wasPaused in
-                state.close(entry, reason: .cancelled, wasPaused: wasPaused, at: now, capacity: capacity)
+                state.close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
             }
-            if released, let owner { state.ownerReleased(owner, at: now, capacity: capacity) }
-            return state.takeVerdictDeadline()
+            if released, let owner { state.ownerReleased(owner, at: now) }
+            return (state.takeVerdictDeadline(), state.takeUnheard())
         }
         changed()
+        tell(reports)
         if let deadline { scheduleVerdicts(at: deadline) }
     }
 
@@ -100,14 +87,7 @@ extension Ledger {
     /// Counts a value delivered to an entry whose owner has ended.
     func recordZombie(_ entry: LedgerEntry) {
         let now = clock.now
-        let capacity = eventCapacity
-        state.withLock { state in
-            state.counters.zombies += 1
-            entry.countDeliveryAfterEnd()
-            state.log.append(
-                time: now, kind: .zombie, subject: .owning(entry.owner), entryKind: entry.kind,
-                site: entry.siteIndex, capacity: capacity)
-        }
+        state.withLock { $0.recordZombie(entry, at: now) }
         changed()
     }
 }

@@ -1,15 +1,16 @@
-import Synchronization
-
 extension Ledger {
-    /// Calls `handler` with each leak the ledger finds, once per verdict — not again when the
-    /// owner is released late — until the returned token is cancelled or released.
+    /// Calls `handler` with each leak the ledger finds, once — not again when the owner is
+    /// released late — until the returned token is cancelled or released. A leak found at a
+    /// child owner while its parent leaked is reported once the parent's leak ends.
     ///
-    /// The handler runs on the thread that ran the verdict (the clock's), after the ledger is
-    /// unlocked: it may take a snapshot or end lifetimes. Calls to one handler never overlap, and
-    /// none starts after its cancellation has returned (a cancel from another thread waits for a
-    /// call in progress — so a handler must not wait for a thread that may cancel its watch, as
-    /// `DispatchQueue.main.sync` would for the main thread). Costs nothing while no handler is
-    /// registered.
+    /// The handler runs on the thread that found the leak (the clock's, for a verdict), after the
+    /// ledger is unlocked: it may take a snapshot or end lifetimes. Calls to one handler never
+    /// overlap: a leak found during a call (one the handler's own ending makes due at once, or one
+    /// found on another thread) is handed to the thread in the call, which makes it next. None
+    /// starts after its cancellation has returned: a cancel from another thread — a task the
+    /// handler started included — waits for a call in progress, so a handler must not wait for a
+    /// thread that may cancel its watch, as `DispatchQueue.main.sync` would for the main thread.
+    /// A handler may cancel its own watch. Costs nothing while no handler is registered.
     ///
     /// ```swift
     /// let watch = Ledger.shared.onLeak { report in
@@ -35,42 +36,24 @@ extension Ledger {
         // every thread binding or ending something meanwhile.
         var judged = false
         var reports: [LeakReport] = []
-        while let chunk = evaluateDueVerdicts(now: now, atMost: 64) {
-            judged = judged || chunk.judged
+        while let chunk = state.withLock({ state -> (judged: Int, reports: [LeakReport])? in
+            guard let judged = state.judgeDueOwners(now: now, atMost: 64) else { return nil }
+            return (judged, state.takeUnheard())
+        }) {
+            judged = judged || chunk.judged > 0
             reports += chunk.reports
         }
         if judged { changed() }
-        if !reports.isEmpty {
-            let watchers = state.withLock { Array($0.leakWatchers.values) }
-            for report in reports {
-                for watcher in watchers { watcher.tell(report) }
-            }
-        }
+        tell(reports)
         scheduleVerdictsIfNeeded(notBefore: now + gracePeriod / 10)
     }
 
-    /// Judges up to `limit` owners whose grace period ended by `now`, under one lock hold.
-    /// Nil when none was due; else whether any was judged, and the leaks it reported.
-    private func evaluateDueVerdicts(now: Duration, atMost limit: Int) -> (
-        judged: Bool, reports: [LeakReport]
-    )? {
-        let capacity = eventCapacity
-        let grace = gracePeriod
-        return state.withLock { state in
-            guard let due = state.takeDueVerdicts(now: now, atMost: limit) else { return nil }
-            let found = due.compactMap { state.judge($0.owner, endedAt: $0.deadline - grace, now: now) }
-            // Only the root owner is reported: a leak whose ancestor leaked too is dropped.
-            var reports: [LeakReport] = []
-            for owner in found where owner.isListed {
-                guard let leak = state.leaks[owner.key] else { continue }
-                if state.hasLeakedAncestor(owner) {
-                    state.leaks[owner.key] = nil
-                    continue
-                }
-                state.report(leak, of: owner, at: now, capacity: capacity)
-                reports.append(leak.report)
-            }
-            return (!due.isEmpty, reports)
+    /// Tells the leak handlers of `reports`, after the lock.
+    func tell(_ reports: [LeakReport]) {
+        guard !reports.isEmpty else { return }
+        let watchers = state.withLock { Array($0.leakWatchers.values) }
+        for report in reports {
+            for watcher in watchers { watcher.tell(report) }
         }
     }
 
@@ -89,35 +72,5 @@ extension Ledger {
             self.state.withLock { $0.verdictScheduled = false }
             self.evaluateDueVerdicts()
         }
-    }
-}
-
-/// One ``Ledger/onLeak(_:)`` registration.
-///
-/// `lock` is held while the handler runs, so calls never overlap and a cancel from another thread
-/// waits for the call in progress; a cancel from inside the handler (the same thread, found by
-/// the task-local ``calling``) only marks it. `cancelled` is an atomic so that that mark needs no
-/// lock.
-final class LeakWatcher: Sendable {
-    /// The watcher whose handler the current thread is running.
-    @TaskLocal static var calling: ObjectIdentifier?
-
-    private let handler: @Sendable (LeakReport) -> Void
-    private let lock = Mutex(())
-    private let cancelled = Atomic<Bool>(false)
-
-    init(_ handler: @escaping @Sendable (LeakReport) -> Void) { self.handler = handler }
-
-    func tell(_ report: LeakReport) {
-        lock.withLock { _ in
-            guard !cancelled.load(ordering: .acquiring) else { return }
-            LeakWatcher.$calling.withValue(ObjectIdentifier(self)) { handler(report) }
-        }
-    }
-
-    func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        guard LeakWatcher.calling != ObjectIdentifier(self) else { return }
-        lock.withLock { _ in }  // waits for a call in progress on another thread
     }
 }

@@ -41,8 +41,7 @@ public final class Ledger: Sendable {
     /// How many checkpoints in a row a site's count must rise at to be growing.
     public let growthRepetitions: Int
 
-    let eventCapacity: Int
-    let state = Mutex(LedgerState())
+    let state: Mutex<LedgerState>
     private let enabled: Atomic<Bool>
     /// Whether any change handler is registered: ``changed()`` costs one load otherwise.
     private let listenerCount = Atomic<Int>(0)
@@ -68,7 +67,7 @@ public final class Ledger: Sendable {
         self.clock = clock
         self.gracePeriod = gracePeriod
         self.growthRepetitions = max(1, growthRepetitions)
-        self.eventCapacity = max(1, eventCapacity)
+        state = Mutex(LedgerState(gracePeriod: gracePeriod, eventCapacity: eventCapacity))
         self.enabled = Atomic(isEnabled)
         state.withLock { $0.growth.tracker = GrowthTracker(repetitions: growthRepetitions) }
     }
@@ -90,7 +89,7 @@ public final class Ledger: Sendable {
     }
 
     /// Live counts, without building the rest of a snapshot.
-    public var counters: LedgerSnapshot.Counters { state.withLock { $0.counters } }
+    public var counters: LedgerSnapshot.Counters { state.withLock { $0.countersNow } }
 
     /// Live counts, as ``counters``; taking them re-arms ``onChange(_:)`` handlers as
     /// ``snapshot()`` does, for a watcher that follows only the counts (a metrics reporter).
@@ -123,7 +122,7 @@ public final class Ledger: Sendable {
         let time = clock.now
         let note = LoggedEvent.Note(owner: owner, message: message)
         state.withLock {
-            $0.log.append(time: time, kind: .note, subject: .note(note), capacity: eventCapacity)
+            $0.log.append(time: time, kind: .note, subject: .note(note))
         }
         changed()
     }

@@ -21,6 +21,8 @@ public struct LedgerSnapshot: Sendable {
         public var ending = 0
         /// Values delivered to entries whose owner had ended, since the ledger was made.
         public var zombies = 0
+        /// Sites growing now: ``LedgerSnapshot/growth``'s count (see ``Ledger/checkpoint()``).
+        public var growing = 0
 
         public init() {}
 
@@ -38,6 +40,7 @@ public struct LedgerSnapshot: Sendable {
             leaks = try count(.leaks)
             ending = try count(.ending)
             zombies = try count(.zombies)
+            growing = try count(.growing)
         }
 
         /// Every live entry, of all kinds.
@@ -142,29 +145,34 @@ public struct LedgerSnapshot: Sendable {
 
 extension LedgerState {
     func snapshot(at now: Duration) -> LedgerSnapshot {
-        var byOwner: [UInt64: [LedgerSnapshot.Entry]] = [:]
-        var unowned: [LedgerSnapshot.Entry] = []
-        for entry in entries.sorted(by: { $0.key < $1.key }) {
-            let item = LedgerSnapshot.Entry(
-                kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex],
-                age: now - entry.created,
-                deliveries: entry.deliveries.load(ordering: .relaxed),
-                state: entry.isPaused ? .paused : .active,
-                bound: entry.bound)
-            if let owner = entry.owner, owner.isListed {
-                byOwner[owner.key, default: []].append(item)
-            } else {
-                unowned.append(item)
+        func entries(_ books: some Collection<EntryBook>) -> [LedgerSnapshot.Entry] {
+            books.sorted { $0.entry.key < $1.entry.key }.map { book in
+                let entry = book.entry
+                return LedgerSnapshot.Entry(
+                    kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex],
+                    age: now - entry.created, deliveries: entry.deliveries.load(ordering: .relaxed),
+                    state: entry.isPaused ? .paused : .active, bound: entry.bound)
             }
         }
-        let owners = owners.sorted { $0.key < $1.key }.map { owner in
+        let books = owners.values.sorted { $0.record.key < $1.record.key }
+        let owners = books.map { book in
             LedgerSnapshot.Owner(
-                id: owner.id, site: sites[owner.siteIndex],
-                state: leaks[owner.key] != nil ? .leaked : (owner.hasEnded ? .ended : .alive),
-                age: now - owner.created, entries: byOwner[owner.key] ?? [])
+                id: book.record.id, site: sites[book.record.siteIndex],
+                state: Self.snapshotState(of: book.state),
+                age: now - book.record.created, entries: entries(book.entries.values))
         }
+        let leaks = books.compactMap(\.leak).sorted { $0.order < $1.order }.map(\.report)
         return LedgerSnapshot(
-            time: now, counters: counters, owners: owners, unowned: unowned,
-            leaks: leakOrder.compactMap { leaks[$0] }, growth: growingNow, events: log.ordered(sites: sites))
+            time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
+            growth: growingNow, events: log.ordered(sites: sites))
+    }
+
+    /// An owner whose leak an ancestor's covers shows as ended, on its way out with it.
+    private static func snapshotState(of state: OwnerState) -> LedgerSnapshot.Owner.State {
+        switch state.phase {
+        case .alive: .alive
+        case .ending, .covered, .settled: .ended
+        case .leaked: .leaked
+        }
     }
 }

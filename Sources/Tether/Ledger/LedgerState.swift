@@ -1,106 +1,124 @@
 import DequeModule
 
-/// What a ``Ledger`` knows, behind its lock: open entries, followed owners, leaks, the verdicts
-/// to run, the event log and the handlers. Every method runs under the ledger's lock and calls
-/// nothing outside it.
+/// What a ``Ledger`` knows, behind its lock: the owners it follows with their live entries, the
+/// entries of nobody, the verdicts to run, the event log and the handlers. Every method runs under
+/// the ledger's lock and calls nothing outside it.
 struct LedgerState {
-    /// Open entries, in no order (snapshots sort them).
-    var entries: [LedgerEntry] = []
-    /// The owners the ledger follows, in no order: alive, or ended and not yet settled.
-    var owners: [OwnerRecord] = []
-    /// Leaks found, by owner key; reported ones are also in `leakOrder`.
-    var leaks: [UInt64: LedgerSnapshot.Leak] = [:]
-    var leakOrder: [UInt64] = []
+    /// One followed owner: its record, its phase and the entries attributed to it, alive.
+    struct OwnerBook {
+        let record: OwnerRecord
+        var state = OwnerState()
+        /// Its live entries, by key.
+        var entries: [UInt64: EntryBook] = [:]
+        /// When its lifetime ended, on the ledger's clock.
+        var endedAt: Duration?
+        /// Its leak, once reported, and its place among the leaks reported.
+        var leak: (report: LedgerSnapshot.Leak, order: UInt64)?
+
+        init(_ record: OwnerRecord) { self.record = record }
+    }
+
+    /// What the ledger keeps about one live entry beside the entry itself.
+    struct EntryBook {
+        let entry: LedgerEntry
+        /// Values delivered after its owner's end.
+        var deliveriesAfterEnd = 0
+    }
+
+    /// The owners the ledger follows, by key: alive, or ended and not yet settled.
+    var owners: [UInt64: OwnerBook] = [:]
+    /// Live entries with no owner followed (none, or one the ledger has forgotten), by key.
+    var unowned: [UInt64: EntryBook] = [:]
+    /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
+    var covered: [UInt64: [UInt64]] = [:]
+    /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
+    private(set) var unheard: [LeakReport] = []
     var counters = LedgerSnapshot.Counters()
-    var log = EventLog()
+    var log: EventLog
     var sites = SiteTable()
-    /// Verdicts to run, in order of deadline. Owners settled meanwhile are skipped.
-    var pending = Deque<(deadline: Duration, owner: OwnerRecord)>()
+    let gracePeriod: Duration
+    /// Verdicts to run, in order of deadline, by owner key. Owners settled meanwhile are skipped.
+    var pending = Deque<(deadline: Duration, owner: UInt64)>()
     var verdictScheduled = false
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
     /// Growth found at checkpoints (``Ledger/checkpoint()``); untouched by recording.
     var growth = LedgerGrowth()
-    /// Per owner type: its name (made once) and how many owners of it were made.
-    private var typeSerials: [ObjectIdentifier: (name: String, count: Int)] = [:]
+    var ownerNames = OwnerNames()
+    private var leaksReported: UInt64 = 0
 
-    /// The id of the next owner of `type`: `ViewModel#3`.
-    mutating func nextOwnerID(for type: any AnyObject.Type) -> OwnerID {
-        let key = ObjectIdentifier(type)
-        if let index = typeSerials.index(forKey: key) {
-            typeSerials.values[index].count += 1
-            let serial = typeSerials.values[index]
-            return OwnerID(typeName: serial.name, serial: serial.count)
-        }
-        let name = String(describing: type)
-        typeSerials[key] = (name, 1)
-        return OwnerID(typeName: name, serial: 1)
+    init(gracePeriod: Duration, eventCapacity: Int) {
+        self.gracePeriod = gracePeriod
+        log = EventLog(capacity: eventCapacity)
     }
 
-    // MARK: - Entries and owners
+    // MARK: - Owners
 
-    mutating func close(
-        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration, capacity: Int
-    ) {
-        guard entry.isListed else { return }
-        entries.unlist(entry)
+    /// Follows a new owner of `type`, tracked at `site`.
+    mutating func makeOwner(
+        key: UInt64, type: any AnyObject.Type, site: CallSite, at now: Duration, parent: OwnerRecord?,
+        parentLink: OwnerLink?
+    ) -> OwnerRecord {
+        let record = OwnerRecord(
+            key: key, id: ownerNames.nextID(for: type), siteIndex: sites.index(of: site), created: now,
+            parent: parent, parentLink: parentLink)
+        owners[key] = OwnerBook(record)
+        counters.owners += 1
+        return record
+    }
+
+    /// Drops an owner that lost the race to track a lifetime.
+    mutating func discardOwner(_ record: OwnerRecord) {
+        guard let book = owners.removeValue(forKey: record.key) else { return }
+        if !book.state.released { counters.owners -= 1 }
+        unowned.merge(book.entries) { first, _ in first }
+    }
+
+    // MARK: - Entries
+
+    mutating func open(
+        _ kind: EntryKind, key: UInt64, owner: OwnerRecord?, site: CallSite, bound: Bool, at now: Duration,
+        ledger: Ledger
+    ) -> LedgerEntry {
+        let entry = LedgerEntry(
+            key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
+            ledger: ledger)
+        if let owner, owners[owner.key] != nil {
+            owners[owner.key]?.entries[key] = EntryBook(entry: entry)
+            apply(.entryOpened, to: owner.key, at: now)
+        } else {
+            unowned[key] = EntryBook(entry: entry)
+        }
+        counters[kind] += 1
+        log.append(time: now, kind: .created, subject: .owning(owner), entryKind: kind, site: entry.siteIndex)
+        return entry
+    }
+
+    /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
+    mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
+        let owner = entry.owner.flatMap {
+            owners[$0.key]?.entries.removeValue(forKey: entry.key) != nil ? $0 : nil
+        }
+        guard owner != nil || unowned.removeValue(forKey: entry.key) != nil else { return }
         counters[entry.kind] -= 1
-        if let owner = entry.owner, owner.isListed { owner.countEntries(by: -1) }
         if wasPaused { counters.paused -= 1 }
         log.append(
             time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: .owning(entry.owner),
-            entryKind: entry.kind, site: entry.siteIndex, capacity: capacity)
-        guard let owner = entry.owner, owner.isListed, owner.released, owner.live == 0 else { return }
-        // The last survivor of a released owner is gone: a leak resolved itself ("released
-        // late"); an owner on its way out is gone for good, and any verdict could only acquit it.
-        if hasLeak(owner) {
-            resolveLeak(of: owner, at: now, capacity: capacity)
-        } else if owner.hasEnded {
-            forget(owner)
+            entryKind: entry.kind, site: entry.siteIndex)
+        if let owner { apply(.entryClosed, to: owner.key, at: now) }
+    }
+
+    /// Counts a value delivered to an entry whose owner has ended.
+    mutating func recordZombie(_ entry: LedgerEntry, at now: Duration) {
+        counters.zombies += 1
+        if let owner = entry.owner, owners[owner.key]?.entries[entry.key] != nil {
+            owners[owner.key]?.entries[entry.key]?.deliveriesAfterEnd += 1
+        } else {
+            unowned[entry.key]?.deliveriesAfterEnd += 1
         }
-    }
-
-    /// Queues the verdict of an owner whose lifetime ended.
-    mutating func ownerEnded(
-        _ owner: OwnerRecord, at now: Duration, verdictAt deadline: Duration, capacity: Int
-    ) {
-        guard owner.isListed else { return }
-        owner.verdictPending = true
-        owner.countedEnding = true
-        counters.ending += 1
-        pending.append((deadline, owner))
         log.append(
-            time: now, kind: .ownerEnded, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
-    }
-
-    mutating func ownerReleased(_ owner: OwnerRecord, at now: Duration, capacity: Int) {
-        guard owner.isListed, !owner.released else { return }
-        owner.released = true
-        counters.owners -= 1
-        log.append(
-            time: now, kind: .deinit, subject: .owning(owner), site: owner.siteIndex, capacity: capacity)
-        if hasLeak(owner) {
-            // Released late — unless something it owned still runs, which keeps the leak.
-            if owner.live == 0 { resolveLeak(of: owner, at: now, capacity: capacity) }
-        } else if owner.hasEnded && (owner.live == 0 || !owner.verdictPending) {
-            // Nothing of it outlived it (its verdict could only acquit it), or it was judged already.
-            forget(owner)
-        }
-    }
-
-    /// Drops everything kept about an owner.
-    mutating func forget(_ owner: OwnerRecord) {
-        owners.unlist(owner)
-        owner.verdictPending = false
-        stopCountingEnding(owner)
-        if !leaks.isEmpty { leaks[owner.key] = nil }
-    }
-
-    /// Takes an owner out of ``LedgerSnapshot/Counters/ending``: it is forgotten, or reported.
-    mutating func stopCountingEnding(_ owner: OwnerRecord) {
-        guard owner.countedEnding else { return }
-        owner.countedEnding = false
-        counters.ending -= 1
+            time: now, kind: .zombie, subject: .owning(entry.owner), entryKind: entry.kind,
+            site: entry.siteIndex)
     }
 
     // MARK: - Verdicts
@@ -108,105 +126,64 @@ struct LedgerState {
     /// The deadline to arm the verdict timer for, if one is needed and none is armed; marks it
     /// armed. Drops settled owners from the front first, so no timer is armed for them.
     mutating func takeVerdictDeadline() -> Duration? {
-        while let first = pending.first, !first.owner.isListed { pending.removeFirst() }
+        while let first = pending.first, owners[first.owner]?.state.awaitsVerdict != true {
+            pending.removeFirst()
+        }
         guard !verdictScheduled, let first = pending.first else { return nil }
         verdictScheduled = true
         return first.deadline
     }
 
-    /// Up to `limit` verdicts due by `now`, of owners still followed; nil when none is due.
-    mutating func takeDueVerdicts(now: Duration, atMost limit: Int) -> [(
-        deadline: Duration, owner: OwnerRecord
-    )]? {
+    /// Judges up to `limit` owners whose grace period ended by `now`, in the order they ended (a
+    /// parent before its children). Nil when none was due.
+    mutating func judgeDueOwners(now: Duration, atMost limit: Int) -> Int? {
         guard let first = pending.first, first.deadline <= now else { return nil }
-        var due: [(deadline: Duration, owner: OwnerRecord)] = []
-        while due.count < limit, let first = pending.first, first.deadline <= now {
+        var judged = 0
+        while judged < limit, let first = pending.first, first.deadline <= now {
             pending.removeFirst()
-            if first.owner.isListed { due.append(first) }
+            guard let record = owners[first.owner]?.record else { continue }
+            apply(.judged(coveredBy: leakingAncestor(of: record)), to: first.owner, at: now)
+            judged += 1
         }
-        return due
+        return judged
     }
 
-    /// Judges an owner whose grace period has passed: forgets it if it and all it owned are
-    /// gone, else records its leak and returns it.
-    mutating func judge(_ owner: OwnerRecord, endedAt: Duration, now: Duration) -> OwnerRecord? {
-        guard owner.isListed else { return nil }
-        owner.verdictPending = false
-        if owner.released && owner.live == 0 {
-            forget(owner)
-            return nil
+    /// The leaks reported since the last call, for the leak handlers.
+    mutating func takeUnheard() -> [LeakReport] {
+        guard !unheard.isEmpty else { return [] }
+        defer { unheard = [] }
+        return unheard
+    }
+
+    /// Records a leak found now: its report names every entry of the owner still alive.
+    mutating func recordLeak(of key: UInt64, at now: Duration) {
+        guard let record = owners[key]?.record, let entries = owners[key]?.entries.values else { return }
+        let survivors = entries.sorted { $0.entry.key < $1.entry.key }.map { item in
+            LeakReport.Survivor(
+                kind: item.entry.kind, site: sites[item.entry.siteIndex],
+                deliveries: item.entry.deliveries.load(ordering: .relaxed),
+                deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
         }
-        // A leak: the owner object, or something it owned — bound or only attributed, like a
-        // task that was never stored — outlived its end. Only now are its entries looked through.
-        let survivors = entries.filter { $0.owner === owner }.sorted { $0.key < $1.key }
         let report = LeakReport(
-            owner: owner.id, ownerSite: sites[owner.siteIndex], endedAt: endedAt, foundAt: now,
-            survivors: survivors.map { entry in
-                LeakReport.Survivor(
-                    kind: entry.kind, site: sites[entry.siteIndex],
-                    deliveries: entry.deliveries.load(ordering: .relaxed),
-                    deliveriesAfterEnd: entry.deliveriesAfterEnd, bound: entry.bound)
-            })
-        leaks[owner.key] = LedgerSnapshot.Leak(report)
-        return owner
-    }
-
-    /// Reports a leak found by ``judge(_:endedAt:now:)``: counted, logged, listed.
-    mutating func report(_ leak: LedgerSnapshot.Leak, of owner: OwnerRecord, at now: Duration, capacity: Int)
-    {
-        leakOrder.append(owner.key)
-        counters.leaks += 1
-        stopCountingEnding(owner)
-        let culprit = leak.report.culprit
+            owner: record.id, ownerSite: sites[record.siteIndex], endedAt: owners[key]?.endedAt ?? now,
+            foundAt: now, survivors: survivors)
+        leaksReported += 1
+        owners[key]?.leak = (LedgerSnapshot.Leak(report), leaksReported)
+        unheard.append(report)
+        let culprit = report.culprit
         log.append(
-            time: now, kind: .leak, subject: .owning(owner), entryKind: culprit?.kind,
-            site: culprit.map { sites.index(of: $0.site) } ?? owner.siteIndex, capacity: capacity)
+            time: now, kind: .leak, subject: .owner(record), entryKind: culprit?.kind,
+            site: culprit.map { sites.index(of: $0.site) } ?? record.siteIndex)
     }
 
-    /// Ends a leak whose owner and survivors are all gone: "released late".
-    mutating func resolveLeak(of owner: OwnerRecord, at now: Duration, capacity: Int) {
-        counters.leaks -= 1
-        leakOrder.removeAll { $0 == owner.key }
-        leaks[owner.key] = nil
-        log.append(
-            time: now, kind: .releasedLate, subject: .owning(owner), site: owner.siteIndex, capacity: capacity
-        )
-        forget(owner)
-    }
-
-    func hasLeak(_ owner: OwnerRecord) -> Bool { !leaks.isEmpty && leaks[owner.key] != nil }
-
-    func hasLeakedAncestor(_ owner: OwnerRecord) -> Bool {
-        var parent = owner.parent
+    /// The nearest ancestor of `record` that leaks (reported or covered): its report covers
+    /// `record`'s.
+    func leakingAncestor(of record: OwnerRecord) -> UInt64? {
+        var parent = record.parent
         while let current = parent {
-            if leaks[current.key] != nil { return true }
+            if owners[current.key]?.state.leaks == true { return current.key }
             parent = current.parent
         }
-        return false
-    }
-}
-
-/// An object the ledger keeps in an unordered array that knows its position in it: found and
-/// removed in O(1) (swapped with the last) without hashing.
-protocol LedgerListed: AnyObject {
-    /// Its index in the array, -1 when it is not in it. Changed only under the ledger's lock.
-    var listPosition: Int { get set }
-}
-
-extension Array where Element: LedgerListed {
-    mutating func list(_ element: Element) {
-        element.listPosition = count
-        append(element)
-    }
-
-    mutating func unlist(_ element: Element) {
-        let index = element.listPosition
-        guard index >= 0 else { return }
-        let last = removeLast()
-        if last !== element {
-            self[index] = last
-            last.listPosition = index
-        }
-        element.listPosition = -1
+        return nil
     }
 }

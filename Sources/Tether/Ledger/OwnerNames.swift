@@ -1,0 +1,50 @@
+/// Names owners in one ledger: `ScreenA.ViewModel#1`, unique per ledger.
+///
+/// A type is named by its qualified name without its module (enclosing types kept, so
+/// `ScreenA.ViewModel` and `ScreenB.ViewModel` differ; private and local contexts, whose names
+/// carry addresses, dropped). Should two types still read alike (private types of one name in two
+/// files), the later one is told apart by a suffix (`Model~2`): the leaks of different types are
+/// never grouped as one. Serials count per name, so no two owners share an id.
+struct OwnerNames {
+    /// Each type's name, made once.
+    private var names: [ObjectIdentifier: String] = [:]
+    /// Per name: the type it names, and how many owners of it were made.
+    private var serials: [String: (type: ObjectIdentifier, count: Int)] = [:]
+
+    /// The id of the next owner of `type`.
+    mutating func nextID(for type: any AnyObject.Type) -> OwnerID {
+        let key = ObjectIdentifier(type)
+        let name = names[key] ?? newName(for: type, key: key)
+        serials[name]?.count += 1
+        return OwnerID(typeName: name, serial: serials[name]?.count ?? 1)
+    }
+
+    private mutating func newName(for type: any AnyObject.Type, key: ObjectIdentifier) -> String {
+        let base = Self.readableName(of: type)
+        var name = base
+        var suffix = 1
+        while serials[name] != nil {
+            suffix += 1
+            name = "\(base)~\(suffix)"
+        }
+        names[key] = name
+        serials[name] = (key, 0)
+        return name
+    }
+
+    /// `ScreenA.ViewModel`, `Box<Int>`: the type's qualified name without module, private or
+    /// local contexts (`Module.(unknown context at $…).Name`), or extension markers; generic
+    /// arguments as `String(describing:)` writes them.
+    static func readableName(of type: Any.Type) -> String {
+        var qualified = String(reflecting: type)
+        if let generic = qualified.firstIndex(of: "<") { qualified = String(qualified[..<generic]) }
+        if qualified.hasPrefix("(extension in "), let colon = qualified.firstIndex(of: ":") {
+            qualified = String(qualified[qualified.index(after: colon)...])
+        }
+        var parts = qualified.split(separator: ".").filter { !$0.hasPrefix("(") }
+        if parts.count > 1 { parts.removeFirst() }  // the module
+        let described = String(describing: type)
+        let arguments = described.firstIndex(of: "<").map { described[$0...] } ?? ""
+        return parts.joined(separator: ".") + arguments
+    }
+}
