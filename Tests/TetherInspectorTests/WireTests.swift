@@ -254,7 +254,7 @@ import Tether
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
         #expect(object["type"] as? String == "snapshot")
         let counters = try #require(object["counters"] as? [String: Int])
-        #expect(counters["owners"] == 3 && counters["zombies"] == 11 && counters.count == 9)
+        #expect(counters["owners"] == 3 && counters["zombies"] == 11 && counters.count == 10)
         let owner = try #require((object["owners"] as? [[String: Any]])?.first)
         #expect(owner["id"] as? String == "ViewModel#2")
         #expect(owner["site"] as? String == "App/ViewModel.swift:12")
