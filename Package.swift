@@ -100,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "LabTests",
             dependencies: [
-                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab", "TestSupport",
+                "Lab", "TerminalUI", "TerminalUITesting", "Tether", "TetherInspector", "tether-lab",
+                "TestSupport",
             ]),
         // Serves a ledger for the inspector's tests (a second process) and for trying attach by hand.
         .executableTarget(name: "inspector-demo", dependencies: ["TetherInspector", "Tether"]),

@@ -53,7 +53,10 @@ func interleavedObservers(rounds: Int, ledger: Ledger) {
     let sets = 2_000
     interleaved(
         "@Observed set with 10 .did observers", rounds: rounds, operations: sets,
-        [("CurrentValueSubject", repeating(currentValueSubject(), sets)), ("@Observed", repeating(observedSet, sets))])
+        [
+            ("CurrentValueSubject", repeating(currentValueSubject(), sets)),
+            ("@Observed", repeating(observedSet, sets)),
+        ])
 }
 
 /// What a publish returns: a closure that publishes the next value, keeping its observers alive.

@@ -194,7 +194,8 @@ extension EndToEndTests {
         /// (`_dispatch_workq_monitor_pools`) — not the lab's doing, and not something it can turn off.
         /// The windows are the one wait here that is not a condition: idleness is what they measure.
         @Test(
-            .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+            .enabled(
+                if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
         func idleLabDoesNotWakeUp() throws {
             let pty = try base.startHome()
             base.idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
@@ -213,7 +214,8 @@ extension EndToEndTests {
             base.idle(pty, for: .seconds(2))
             after = try #require(pty.voluntaryContextSwitches)
             let mainAfter = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
-            #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+            #expect(
+                mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
             #expect(after - before <= 3, "\(after - before) wake-ups in 2 s after a sheet")
             pty.send(.character("q"))
             #expect(pty.waitForExit() == .exited(0))
@@ -226,7 +228,8 @@ extension EndToEndTests {
         /// lab as a whole may wake about once a second for libdispatch's pool monitor (see above:
         /// the scenarios' tasks and the ledger's verdict timer run on the global queues).
         @Test(
-            .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+            .enabled(
+                if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
         func anIdleServingLabAndItsAttachDoNotWakeUp() throws {
             let directory = try SocketDirectory()
             let path = directory("lab.sock")
@@ -239,8 +242,10 @@ extension EndToEndTests {
             var labAfter = try #require(lab.voluntaryContextSwitches)
             var attachAfter = try #require(attach.voluntaryContextSwitches)
             #expect(
-                labAfter - labBefore == 0, "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
-            #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
+                labAfter - labBefore == 0,
+                "the serving lab woke \(labAfter - labBefore) times in 1.5 s at home")
+            #expect(
+                attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 1.5 s")
 
             lab.send(.character("m"))
             lab.send(.character("1"))
@@ -256,7 +261,8 @@ extension EndToEndTests {
             attachAfter = try #require(attach.voluntaryContextSwitches)
             let mainAfter = try #require(EndToEndTests.mainThreadSwitches(lab.pid))
             #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 2 s")
-            #expect(mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
+            #expect(
+                mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
             #expect(labAfter - labBefore <= 3, "\(labAfter - labBefore) wake-ups of the serving lab in 2 s")
             lab.send(.character("q"))
             attach.send(.character("q"))

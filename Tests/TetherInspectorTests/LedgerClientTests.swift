@@ -141,7 +141,9 @@ import Darwin
         // Its first try runs on its event loop: after a few turns of every loop it has been made,
         // into the full queue.
         for _ in 0..<3 {
-            for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() { try await loop.submit {}.get() }
+            for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+                try await loop.submit {}.get()
+            }
         }
         #expect(outcome.withLock { $0 } == nil, "still waiting its turn, not failed")
         // Drain the queue: the fillers first, in order, then the client's try.

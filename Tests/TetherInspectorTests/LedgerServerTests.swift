@@ -335,7 +335,8 @@ extension LedgerServerTests {
             let elapsed = ContinuousClock.now - start
             let paced = log.snapshots.dropFirst()
             #expect(
-                paced.count <= 2 + Int(elapsed / .milliseconds(100)), "\(paced.count) snapshots in \(elapsed)")
+                paced.count <= 2 + Int(elapsed / .milliseconds(100)), "\(paced.count) snapshots in \(elapsed)"
+            )
             #expect(paced.map(\.sequence) == Array(2..<2 + paced.count), "a fast client misses none")
             var previous = 0
             for snapshot in paced {
@@ -365,7 +366,9 @@ extension LedgerServerTests {
             }
             let elapsed = ContinuousClock.now - start
             let taken = try await server.inspect { $0.snapshotsTaken }
-            #expect(taken <= 2 + Int(elapsed / .milliseconds(100)), "\(taken) snapshots for \(connections) clients in \(elapsed)")
+            #expect(
+                taken <= 2 + Int(elapsed / .milliseconds(100)),
+                "\(taken) snapshots for \(connections) clients in \(elapsed)")
         }
     }
 }

@@ -167,7 +167,8 @@ import Darwin
     /// first: the same clear error, before anything is made — not a failing bind.
     @Test func aDirectoryWithNoRoomForTheTemporaryNameIsTooLong() throws {
         for length in [96, 97] {
-            let deep = directory.path + "/" + String(repeating: "d", count: length - directory.path.utf8.count - 1)
+            let deep =
+                directory.path + "/" + String(repeating: "d", count: length - directory.path.utf8.count - 1)
             #expect(deep.utf8.count == length)
             try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: false)
             let path = deep + "/s"

@@ -21,7 +21,8 @@ import Testing
         withLedger { ledger in
             let lifetime = Lifetime()
             let listing = Listing()
-            let entry = ledger.open(.observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
+            let entry = ledger.open(
+                .observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
             var stored: LifetimeLink?
             let bound = LifetimeLink.bind(lifetime, entry: entry, removal: { listing.remove() }) { link in
                 stored = link
@@ -41,7 +42,8 @@ import Testing
             let lifetime = Lifetime()
             lifetime.end()
             let listing = Listing()
-            let entry = ledger.open(.observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
+            let entry = ledger.open(
+                .observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
             var stored = false
             let bound = LifetimeLink.bind(lifetime, entry: entry, removal: { listing.remove() }) { _ in
                 stored = true
@@ -58,8 +60,10 @@ import Testing
         withLedger { ledger in
             let lifetime = Lifetime()
             let listing = Listing()
-            let entry = ledger.open(.observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
-            let bound = LifetimeLink.bind(lifetime, entry: entry, removal: { listing.remove() }) { _ in false }
+            let entry = ledger.open(
+                .observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
+            let bound = LifetimeLink.bind(lifetime, entry: entry, removal: { listing.remove() }) { _ in false
+            }
             #expect(!bound)
             #expect(ledger.counters.observers == 0)
             // The lifetime no longer holds the removal: its end does not run it.
@@ -72,7 +76,8 @@ import Testing
         withLedger { ledger in
             let lifetime = Lifetime()
             let listing = Listing()
-            let entry = ledger.open(.observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
+            let entry = ledger.open(
+                .observer, owner: nil, site: CallSite(fileID: #fileID, line: #line), bound: true)
             var stored: LifetimeLink?
             _ = LifetimeLink.bind(lifetime, entry: entry, removal: { listing.remove() }) { link in
                 stored = link

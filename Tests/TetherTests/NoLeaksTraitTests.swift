@@ -72,7 +72,8 @@ private final class LoopingModel: Sendable {
         let test = try #require(Test.current)
         let comments = Box<[String]>()
         try await withKnownIssue {
-            try await NoLeaksTrait.noLeaks.provideScope(for: test, testCase: Test.Case.current, performing: body)
+            try await NoLeaksTrait.noLeaks.provideScope(
+                for: test, testCase: Test.Case.current, performing: body)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined(separator: "\n")
             comments.value = (comments.value ?? []) + [text]
@@ -93,7 +94,10 @@ private final class LoopingModel: Sendable {
         }
         #expect(found.count == 1, "\(found)")
         let lines = found.first?.split(separator: "\n").map(String.init) ?? []
-        #expect(lines.first?.hasPrefix("CountingModel#1 left alive: never ended, still alive after the test (tracked at NoLeaksTraitTests.swift:") == true)
+        #expect(
+            lines.first?.hasPrefix(
+                "CountingModel#1 left alive: never ended, still alive after the test (tracked at NoLeaksTraitTests.swift:"
+            ) == true)
         #expect(lines.dropFirst().first?.hasPrefix("╰─ subscription at NoLeaksTraitTests.swift:") == true)
         #expect(lines.dropFirst().first?.hasSuffix(", bound, 1 value delivered") == true)
         #expect(lines.last?.contains("capture the owner weakly") == true)
@@ -125,7 +129,8 @@ private final class LoopingModel: Sendable {
         #expect(found.count == 1, "\(found)")
         #expect(
             found.first?.hasPrefix(
-                "1 binding with no owner left alive after the test\n╰─ task at NoLeaksTraitTests.swift:") == true)
+                "1 binding with no owner left alive after the test\n╰─ task at NoLeaksTraitTests.swift:")
+                == true)
         kept.value?.end()
     }
 

@@ -4,7 +4,6 @@ import Observation
 import OpenCombine
 import Support
 import Synchronization
-
 import Tether
 
 // Delivering one value to N subscribers or observers. Names read `case/implementation`;

@@ -18,7 +18,10 @@ final class ReportScreen<Report: Sendable>: Screen {
     private let lines: (Report, LabStyle) -> [Line]
     private var scroll = ParagraphScroll()
 
-    init(id: String, title: String, report: Report, ledger: Ledger, lines: @escaping (Report, LabStyle) -> [Line]) {
+    init(
+        id: String, title: String, report: Report, ledger: Ledger,
+        lines: @escaping (Report, LabStyle) -> [Line]
+    ) {
         self.id = id
         self.title = title
         self.report = report
@@ -52,7 +55,8 @@ final class ReportScreen<Report: Sendable>: Screen {
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
             Line(
                 String(line),
-                style: index == 0 ? headline : (line.contains("fix: ") ? style.theme.accent : style.theme.text))
+                style: index == 0
+                    ? headline : (line.contains("fix: ") ? style.theme.accent : style.theme.text))
         }
     }
 
@@ -109,7 +113,8 @@ typealias GrowthReportScreen = ReportScreen<InspectorGrowthReport>
 
 extension ReportScreen where Report == InspectorGrowthReport {
     convenience init(report: InspectorGrowthReport, ledger: Ledger) {
-        self.init(id: "growth-report", title: "Growth report", report: report, ledger: ledger, lines: Self.lines)
+        self.init(
+            id: "growth-report", title: "Growth report", report: report, ledger: ledger, lines: Self.lines)
     }
 
     /// The report as lines: the signature and the counts, then the trace (in ASCII where lines are).

@@ -125,7 +125,8 @@ final class ObservedStorage<Value>: Sendable {
     func write(_ newValue: Value, handedOverBy handOver: HandOver?) {
         if let handOver, !isCurrent(handOver) { return }
         notify(state.withLock { $0.records }, at: .will, newValue, nil)
-        let stored = handOver.map { store(newValue, handedOverBy: $0) } ?? state.withLock { $0.store(newValue) }
+        let stored =
+            handOver.map { store(newValue, handedOverBy: $0) } ?? state.withLock { $0.store(newValue) }
         guard let stored else { return }
         notify(stored.records, at: .did, newValue, stored.old)
         guard let binding = stored.binding, binding !== handOver?.binding else { return }

@@ -290,4 +290,3 @@ extension Adversarial {
         }
     }
 }
-
