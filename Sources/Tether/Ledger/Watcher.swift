@@ -17,7 +17,7 @@ typealias GrowthWatcher = Watcher<GrowthReport>
 /// only marks it. The delivering thread is known by its identity, not by a task-local value,
 /// which a task the handler starts would inherit.
 final class Watcher<Report: Sendable>: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         var cancelled = false
         var queue = Deque<Report>()
         /// The thread delivering reports, if any.
