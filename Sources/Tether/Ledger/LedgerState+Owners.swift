@@ -25,9 +25,10 @@ extension LedgerState {
 
     /// Moves the owner with `key` on `event`: the one place its phase changes.
     mutating func apply(_ event: OwnerState.Event, to key: UInt64, at now: Duration) {
-        guard let before = owners[key]?.state, let effect = owners[key]?.state.on(event),
-            let after = owners[key]?.state
-        else { return }
+        guard let book = owners[key] else { return }
+        let before = book.state
+        let effect = book.state.on(event)
+        let after = book.state
         if before.released != after.released { counters.owners -= 1 }
         if before.isEnding != after.isEnding { counters.ending += after.isEnding ? 1 : -1 }
         if before.isReportedLeak != after.isReportedLeak { counters.leaks += after.isReportedLeak ? 1 : -1 }
@@ -35,19 +36,15 @@ extension LedgerState {
         case .none:
             break
         case .queueVerdict:
-            owners[key]?.endedAt = now
+            book.endedAt = now
             pending.append((now + gracePeriod, key))
-            if let owner = owners[key]?.record {
-                log.append(time: now, kind: .ownerEnded, subject: .owner(owner), site: owner.siteIndex)
-            }
+            log.append(time: now, kind: .ownerEnded, subject: .owner(book.record), site: book.record.siteIndex)
         case .reportLeak:
             recordLeak(of: key, at: now)
         case .cover(let ancestor):
             covered[ancestor, default: []].append(key)
         case .releasedLate:
-            if let owner = owners[key]?.record {
-                log.append(time: now, kind: .releasedLate, subject: .owner(owner), site: owner.siteIndex)
-            }
+            log.append(time: now, kind: .releasedLate, subject: .owner(book.record), site: book.record.siteIndex)
             forget(key, at: now)
         case .forget:
             forget(key, at: now)

@@ -5,7 +5,11 @@ import DequeModule
 /// the ledger's lock and calls nothing outside it.
 struct LedgerState {
     /// One followed owner: its record, its phase and the entries attributed to it, alive.
-    struct OwnerBook {
+    ///
+    /// A class, reached only through ``owners`` under the ledger's lock: changing a book then
+    /// changes no dictionary (a struct's change went through the dictionary's `_modify`, which
+    /// cost every binding several copies of its storage).
+    final class OwnerBook {
         let record: OwnerRecord
         var state = OwnerState()
         /// Its live entries, by key.

@@ -4,31 +4,37 @@
 /// `ScreenA.ViewModel` and `ScreenB.ViewModel` differ; private and local contexts, whose names
 /// carry addresses, dropped). Should two types still read alike (private types of one name in two
 /// files), the later one is told apart by a suffix (`Model~2`): the leaks of different types are
-/// never grouped as one. Serials count per name, so no two owners share an id.
+/// never grouped as one. Serials count per type, and names are unique per type, so no two owners
+/// share an id.
 struct OwnerNames {
-    /// Each type's name, made once.
-    private var names: [ObjectIdentifier: String] = [:]
-    /// Per name: the type it names, and how many owners of it were made.
-    private var serials: [String: (type: ObjectIdentifier, count: Int)] = [:]
+    /// Each type's name, made once, and how many owners of it were made.
+    private var types: [ObjectIdentifier: Named] = [:]
+    /// Every name given, so that no two types share one.
+    private var taken: Set<String> = []
+
+    private struct Named {
+        let name: String
+        var count = 0
+    }
 
     /// The id of the next owner of `type`.
     mutating func nextID(for type: any AnyObject.Type) -> OwnerID {
         let key = ObjectIdentifier(type)
-        let name = names[key] ?? newName(for: type, key: key)
-        serials[name]?.count += 1
-        return OwnerID(typeName: name, serial: serials[name]?.count ?? 1)
+        if types[key] == nil { types[key] = Named(name: newName(for: type)) }
+        types[key]!.count += 1
+        let named = types[key]!
+        return OwnerID(typeName: named.name, serial: named.count)
     }
 
-    private mutating func newName(for type: any AnyObject.Type, key: ObjectIdentifier) -> String {
+    private mutating func newName(for type: any AnyObject.Type) -> String {
         let base = Self.readableName(of: type)
         var name = base
         var suffix = 1
-        while serials[name] != nil {
+        while taken.contains(name) {
             suffix += 1
             name = "\(base)~\(suffix)"
         }
-        names[key] = name
-        serials[name] = (key, 0)
+        taken.insert(name)
         return name
     }
 
