@@ -258,12 +258,15 @@ extension Adversarial {
         }
 
         final class Box<Value> {}
+    }
+}
 
-        // MARK: Verdict cost
-
+extension Adversarial.LedgerBreaksTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
         /// Four times the owners leaking at once take about four times as long to judge, not
         /// sixteen: a verdict looks at its owner's entries only.
-        @Test(.tags(.timing)) func verdictsForManyLeakingOwnersGrowLinearly() throws {
+        @Test func verdictsForManyLeakingOwnersGrowLinearly() throws {
             func judging(_ count: Int) throws -> Duration {
                 let fixture = LedgerFixture()
                 let owners = fixture.run { (0..<count).map { _ in Kept() } }
