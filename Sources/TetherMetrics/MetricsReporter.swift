@@ -38,20 +38,22 @@ final class MetricsReporter: Sendable {
 
     /// Takes the first reading; the counters count from here on.
     func start() {
-        let zombiesBefore = ledger?.counters.zombies ?? 0
+        guard let ledger else { return }
+        let zombiesBefore = ledger.counters.zombies
         state.withLock { state in
             state.reported.zombies = zombiesBefore
-            read(&state)
+            read(ledger, into: &state)
         }
     }
 
     /// The ledger changed (its `onChange` handler, on the changing thread).
     func ledgerChanged() {
+        guard let ledger else { return }
         let now = clock.now
         let deadline = state.withLock { state -> Duration? in
             switch state.pacer.ledgerChanged(at: now) {
             case .read:
-                read(&state)
+                read(ledger, into: &state)
                 return nil
             case .arm(let deadline):
                 return deadline
@@ -95,16 +97,21 @@ final class MetricsReporter: Sendable {
     }
 
     private func timerFired() {
+        let ledger = self.ledger
         state.withLock { state in
             state.timer = nil
-            guard state.pacer.timerFired() == .read else { return }
-            read(&state)
+            guard state.pacer.timerFired() == .read, let ledger else { return }
+            read(ledger, into: &state)
         }
     }
 
     /// Reads the ledger (re-arming its change handlers) and moves the metrics. Under the lock.
-    private func read(_ state: inout State) {
-        guard let ledger, !state.pacer.hasEnded else { return }
+    ///
+    /// The caller holds `ledger` from before the lock to after it: were the last reference the
+    /// one this read loaded from the weak field, the ledger's deinit would run here, under the
+    /// lock, and end this reporter (``LedgerRelease``), which takes the lock again.
+    private func read(_ ledger: Ledger, into state: inout State) {
+        guard !state.pacer.hasEnded else { return }
         let reading = LedgerReading(taking: ledger)
         metrics.move(from: state.reported, to: reading)
         state.reported = reading
