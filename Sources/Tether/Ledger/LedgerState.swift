@@ -5,28 +5,16 @@ import DequeModule
 /// the ledger's lock and calls nothing outside it.
 struct LedgerState {
     /// One followed owner: its record, its phase and the entries attributed to it, alive.
-    ///
-    /// A class, reached only through ``owners`` under the ledger's lock: changing a book then
-    /// changes no dictionary (a struct's change went through the dictionary's `_modify`, which
-    /// cost every binding several copies of its storage).
-    final class OwnerBook {
+    struct OwnerBook {
         let record: OwnerRecord
         var state = OwnerState()
-        /// Its live entries, by key.
-        var entries: [UInt64: EntryBook] = [:]
+        var entries = EntryBooks()
         /// When its lifetime ended, on the ledger's clock.
         var endedAt: Duration?
         /// Its leak, once reported, and its place among the leaks reported.
         var leak: (report: LedgerSnapshot.Leak, order: UInt64)?
 
         init(_ record: OwnerRecord) { self.record = record }
-    }
-
-    /// What the ledger keeps about one live entry beside the entry itself.
-    struct EntryBook {
-        let entry: LedgerEntry
-        /// Values delivered after its owner's end.
-        var deliveriesAfterEnd = 0
     }
 
     /// The owners the ledger follows, by key: alive, or ended and not yet settled.
@@ -75,7 +63,7 @@ struct LedgerState {
     mutating func discardOwner(_ record: OwnerRecord) {
         guard let book = owners.removeValue(forKey: record.key) else { return }
         if !book.state.released { counters.owners -= 1 }
-        unowned.merge(book.entries) { first, _ in first }
+        for item in book.entries.values where unowned[item.entry.key] == nil { unowned[item.entry.key] = item }
     }
 
     // MARK: - Entries
@@ -87,12 +75,9 @@ struct LedgerState {
         let entry = LedgerEntry(
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
             ledger: ledger)
-        if let owner, owners[owner.key] != nil {
-            owners[owner.key]?.entries[key] = EntryBook(entry: entry)
-            apply(.entryOpened, to: owner.key, at: now)
-        } else {
-            unowned[key] = EntryBook(entry: entry)
-        }
+        let book = EntryBook(entry: entry)
+        let owned = owner.map { apply(.entryOpened, to: $0.key, at: now) { $0.entries.insert(book) } } ?? false
+        if !owned { unowned[key] = book }
         counters[kind] += 1
         log.append(time: now, kind: .created, subject: .owning(owner), entryKind: kind, site: entry.siteIndex)
         return entry
@@ -100,8 +85,8 @@ struct LedgerState {
 
     /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
     mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
-        let owner = entry.owner.flatMap {
-            owners[$0.key]?.entries.removeValue(forKey: entry.key) != nil ? $0 : nil
+        let owner = entry.owner.flatMap { owner in
+            changeOwner(owner.key) { $0.entries.remove(key: entry.key) != nil } == true ? owner : nil
         }
         guard owner != nil || unowned.removeValue(forKey: entry.key) != nil else { return }
         counters[entry.kind] -= 1
@@ -115,11 +100,8 @@ struct LedgerState {
     /// Counts a value delivered to an entry whose owner has ended.
     mutating func recordZombie(_ entry: LedgerEntry, at now: Duration) {
         counters.zombies += 1
-        if let owner = entry.owner, owners[owner.key]?.entries[entry.key] != nil {
-            owners[owner.key]?.entries[entry.key]?.deliveriesAfterEnd += 1
-        } else {
-            unowned[entry.key]?.deliveriesAfterEnd += 1
-        }
+        let counted = entry.owner.flatMap { changeOwner($0.key) { $0.entries.countDeliveryAfterEnd(key: entry.key) } }
+        if counted != true { unowned[entry.key]?.deliveriesAfterEnd += 1 }
         log.append(
             time: now, kind: .zombie, subject: .owning(entry.owner), entryKind: entry.kind,
             site: entry.siteIndex)
@@ -161,18 +143,19 @@ struct LedgerState {
 
     /// Records a leak found now: its report names every entry of the owner still alive.
     mutating func recordLeak(of key: UInt64, at now: Duration) {
-        guard let record = owners[key]?.record, let entries = owners[key]?.entries.values else { return }
-        let survivors = entries.sorted { $0.entry.key < $1.entry.key }.map { item in
+        guard let book = owners[key] else { return }
+        let record = book.record
+        let survivors = book.entries.values.sorted { $0.entry.key < $1.entry.key }.map { item in
             LeakReport.Survivor(
                 kind: item.entry.kind, site: sites[item.entry.siteIndex],
                 deliveries: item.entry.deliveries.load(ordering: .relaxed),
                 deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
         }
         let report = LeakReport(
-            owner: record.id, ownerSite: sites[record.siteIndex], endedAt: owners[key]?.endedAt ?? now,
+            owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: survivors)
         leaksReported += 1
-        owners[key]?.leak = (LedgerSnapshot.Leak(report), leaksReported)
+        changeOwner(key) { [leaksReported] in $0.leak = (LedgerSnapshot.Leak(report), leaksReported) }
         unheard.append(report)
         let culprit = report.culprit
         log.append(

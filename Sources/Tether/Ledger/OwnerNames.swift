@@ -20,10 +20,13 @@ struct OwnerNames {
     /// The id of the next owner of `type`.
     mutating func nextID(for type: any AnyObject.Type) -> OwnerID {
         let key = ObjectIdentifier(type)
-        if types[key] == nil { types[key] = Named(name: newName(for: type)) }
-        types[key]!.count += 1
-        let named = types[key]!
-        return OwnerID(typeName: named.name, serial: named.count)
+        guard let index = types.index(forKey: key) else {
+            let name = newName(for: type)
+            types[key] = Named(name: name, count: 1)
+            return OwnerID(typeName: name, serial: 1)
+        }
+        types.values[index].count += 1
+        return OwnerID(typeName: types.values[index].name, serial: types.values[index].count)
     }
 
     private mutating func newName(for type: any AnyObject.Type) -> String {
