@@ -85,6 +85,7 @@ extension Ledger {
     }
 
     /// Counts a value delivered to an entry whose owner has ended.
+    @usableFromInline
     func recordZombie(_ entry: LedgerEntry) {
         let now = clock.now
         state.withLock { $0.recordZombie(entry, at: now) }

@@ -15,6 +15,7 @@ enum EndReason: Sendable {
 /// lock. What else the ledger keeps about it (deliveries after its owner's end) is in the ledger's
 /// locked state. A delivery costs one atomic increment and one load (``delivered()``), or, where
 /// deliveries never overlap, two plain loads and a store (``deliveredSerially()``).
+@usableFromInline
 final class LedgerEntry: Sendable {
     private enum Status: UInt8, AtomicRepresentable {
         case active, paused, ended
@@ -22,10 +23,10 @@ final class LedgerEntry: Sendable {
 
     // Words first, bytes last: the object stays small (Benchmarks/README.md, "The ledger's entry").
     let key: UInt64
-    let owner: OwnerRecord?
+    @usableFromInline let owner: OwnerRecord?
     let created: Duration
-    let ledger: Ledger
-    let deliveries = Atomic<Int>(0)
+    @usableFromInline let ledger: Ledger
+    @usableFromInline let deliveries = Atomic<Int>(0)
     /// Where the entry was made.
     let siteIndex: SiteIndex
     let kind: EntryKind
@@ -53,7 +54,7 @@ final class LedgerEntry: Sendable {
     @inline(__always)
     func delivered() {
         deliveries.wrappingAdd(1, ordering: .relaxed)
-        if let owner, owner.hasEnded { ledger.recordZombie(self) }
+        if owner?.hasEnded == true { ledger.recordZombie(self) }
     }
 
     /// As ``delivered()``, for an entry whose deliveries never overlap: a relaxed load and store,
@@ -62,7 +63,8 @@ final class LedgerEntry: Sendable {
     /// Exact for its two callers, whose deliveries come one after another: one Combine subscriber
     /// (Combine calls `receive(_:)` serially) and one ``LiveData`` registration (only the thread
     /// holding the storage's dispatch claim delivers, and the claim changes hands under a lock).
-    @inline(__always)
+    /// Inlinable, so that a ``LiveData`` delivery specialized in a client counts without a call.
+    @inlinable
     func deliveredSerially() {
         deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         if owner?.hasEnded == true { ledger.recordZombie(self) }

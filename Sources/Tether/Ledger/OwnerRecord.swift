@@ -4,6 +4,7 @@ import Synchronization
 /// whether its lifetime has ended. Immutable but for `ended`; where the owner is on its way out
 /// (``OwnerState``) lives in the ledger's locked state, by `key`. The object is not held here,
 /// not even weakly: its lifetime's deinit is its release.
+@usableFromInline
 final class OwnerRecord: Sendable {
     let key: UInt64
     let id: OwnerID
@@ -20,7 +21,7 @@ final class OwnerRecord: Sendable {
     private let parentLink: OwnerLink?
     /// Set once, when the owner's lifetime ends. Read without the ledger's lock on every delivery
     /// to spot zombies.
-    let ended = Atomic<Bool>(false)
+    @usableFromInline let ended = Atomic<Bool>(false)
 
     init(
         key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?,
@@ -34,7 +35,7 @@ final class OwnerRecord: Sendable {
         self.parentLink = parentLink
     }
 
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    @inlinable var hasEnded: Bool { ended.load(ordering: .acquiring) }
 }
 
 /// A lifetime's owner record once it tracks, shared with the records of its children, which may

@@ -40,9 +40,7 @@ final class LiveDataSlot<T> {
     /// The version of the last value delivered; 0 before the first. Read and written only by the
     /// thread holding the storage's dispatch claim.
     @usableFromInline let delivered = Atomic<UInt64>(0)
-    let entry: LedgerEntry?
-    /// Whether deliveries are counted: there is a ledger entry.
-    @usableFromInline let isCounted: Bool
+    @usableFromInline let entry: LedgerEntry?
     /// What ties the registration to its lifetime, once bound. Under the storage's lock.
     var link: LifetimeLink?
     /// The lifecycle subscription of a lifecycle-bound registration. Under the storage's lock.
@@ -56,7 +54,6 @@ final class LiveDataSlot<T> {
         self.observer = observer
         self.checksObserver = checksObserver
         self.entry = entry
-        isCounted = entry != nil
         status = Atomic(.inactive)
         self.completion = completion
     }
@@ -72,14 +69,8 @@ final class LiveDataSlot<T> {
         delivered.store(version, ordering: .relaxed)
         // Counted before the call: a completion that ends its own bag received the value before
         // the end, which is no zombie delivery.
-        if isCounted { countDelivery() }
+        entry?.deliveredSerially()
         completion(value)
         return .delivered
-    }
-
-    /// Counts one delivery in the ledger: only the dispatching thread delivers, one at a time.
-    @usableFromInline
-    func countDelivery() {
-        entry?.deliveredSerially()
     }
 }
