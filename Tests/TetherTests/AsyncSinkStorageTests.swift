@@ -13,28 +13,49 @@ import Testing
             overlap: overlap, priority: nil, ledger: ledger, site: CallSite(fileID: #fileID, line: #line))
     }
 
-    /// A starter that records the ticket it is given and the task `task` makes.
-    private func starter(
-        tickets: Recorder<AsyncSinkTicket>, tasks: Recorder<Task<Void, Never>>,
-        _ task: @escaping @Sendable () -> Task<Void, Never> = { Task {} }
-    ) -> AsyncSinkStarter {
-        AsyncSinkStarter { ticket in
-            tickets.record(ticket)
-            let made = task()
+    /// A body whose task `task` makes; records its id and entry, and whether its gate opened.
+    private final class Body: AsyncSinkBody {
+        let task: @Sendable (AsyncSinkStorage) -> Task<Void, Never>
+        let tasks: Recorder<Task<Void, Never>>
+        let booked = Recorder<(id: UInt64, entry: LedgerEntry?)>()
+        let opened = Recorder<Bool>()
+
+        init(
+            tasks: Recorder<Task<Void, Never>>,
+            _ task: @escaping @Sendable (AsyncSinkStorage) -> Task<Void, Never>
+        ) {
+            self.tasks = tasks
+            self.task = task
+        }
+
+        func makeTask(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) -> Task<Void, Never> {
+            booked.record((id, entry))
+            let made = task(storage)
             tasks.record(made)
             return made
         }
+
+        func open(admitting: Bool) { opened.record(admitting) }
+    }
+
+    private func body(
+        tasks: Recorder<Task<Void, Never>> = Recorder(),
+        _ task: @escaping @Sendable (AsyncSinkStorage) -> Task<Void, Never> = { _ in Task {} }
+    ) -> Body {
+        Body(tasks: tasks, task)
     }
 
     @Test(arguments: [AsyncSinkOverlap.concurrent, .serial, .latest, .dropWhileBusy])
     func aStartedBodyLeavesTheBooksWhenItFinishes(overlap: AsyncSinkOverlap) {
         let storage = storage(overlap)
-        let tickets = Recorder<AsyncSinkTicket>()
-        storage.receive(starter(tickets: tickets, tasks: Recorder()))
+        let body = body()
+        storage.receive(body)
         #expect(storage.runningCount == 1)
         #expect(ledger.counters.tasks == 1)
-        #expect(tickets.events.count == 1)
-        tickets.events.first?.finished()
+        #expect(body.opened.events == [true])
+        let booked = body.booked.events
+        #expect(booked.count == 1)
+        if let booked = booked.first { storage.finished(id: booked.id, entry: booked.entry) }
         #expect(storage.runningCount == 0)
         #expect(ledger.counters.tasks == 0)
     }
@@ -44,11 +65,12 @@ import Testing
         let storage = storage(overlap)
         let tasks = Recorder<Task<Void, Never>>()
         // The sink is cancelled once the body was decided on, before its task is booked.
-        storage.receive(
-            starter(tickets: Recorder(), tasks: tasks) {
-                storage.cancel()
-                return Task {}
-            })
+        let body = body(tasks: tasks) { storage in
+            storage.cancel()
+            return Task {}
+        }
+        storage.receive(body)
+        #expect(body.opened.events == [false], "the body does not begin")
         #expect(tasks.events.count == 1)
         #expect(tasks.events.allSatisfy { $0.isCancelled })
         #expect(storage.runningCount == 0)
@@ -61,7 +83,7 @@ import Testing
         // Bodies that run until they are cancelled: each waits on a stream nothing is sent to.
         let streams = (0..<3).map { _ in AsyncStream.makeStream(of: Int.self) }
         for (values, _) in streams {
-            storage.receive(starter(tickets: Recorder(), tasks: tasks) { Task { for await _ in values {} } })
+            storage.receive(body(tasks: tasks) { _ in Task { for await _ in values {} } })
         }
         #expect(storage.runningCount == 3)
         storage.cancel()

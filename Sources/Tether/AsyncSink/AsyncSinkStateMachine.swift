@@ -22,7 +22,7 @@ public enum AsyncSinkOverlap: Sendable, Hashable {
 /// always starts.
 ///
 /// Generic over what waits so that its tests can queue plain values; the storage uses it with one
-/// concrete type, ``AsyncSinkStarter``.
+/// concrete type, `any` ``AsyncSinkBody``.
 struct AsyncSinkStateMachine<Value: Sendable> {
     /// A body in the books.
     enum Body {
