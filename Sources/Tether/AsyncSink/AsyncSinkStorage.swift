@@ -1,36 +1,34 @@
 import Synchronization
 
 /// One value bound to its body: what waits in the state machine while the overlap policy holds a
-/// value back, then makes the body's task. One object per value, which also holds the gate the
-/// task waits at: the task's closure captures what else it needs (its id, its entry), so a value
-/// costs no object besides this one and its task.
+/// value back, is booked there once it starts, and makes its task. One object per value: the task
+/// its ``AsyncSinkTaskSlot`` keeps, and the gate that task waits at, are inline in it, and the
+/// task's closure captures what else it needs (its id, its entry).
 ///
 /// A protocol, so that the storage is not generic: each value is bound to its body before it
 /// arrives there, the state machine is compiled for one concrete type and the per-value path looks
 /// up no metadata. ``AsyncSinkValueBody`` is the one conformer outside tests.
 protocol AsyncSinkBody: AnyObject, Sendable {
-    /// Makes the body's task, booked in `storage` as `id` with `entry`. The task waits for
-    /// ``open(admitting:)``, then runs the body unless it was cancelled first; either way, it then
-    /// tells the storage (``AsyncSinkStorage/finished(id:entry:)``).
-    func makeTask(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) -> Task<Void, Never>
+    /// Makes the body's task, booked in `storage` as `id` with `entry`, and hands it to the slot.
+    /// The task waits at the slot's gate, then runs the body unless it was cancelled first; either
+    /// way, it then tells the storage (``AsyncSinkStorage/finished(id:entry:)``).
+    func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage)
 
-    /// Lets the task's body begin (`admitting`), or not, once the storage has the task in its
-    /// books: see ``TaskStartGate``.
-    func open(admitting: Bool)
+    /// Cancels the body's task, now or as soon as it is made (``AsyncSinkTaskSlot/cancel()``).
+    func cancel()
 }
 
-/// The lock and the side effects of an `asyncSink`: starts and cancels the body tasks the state
+/// The lock and the side effects of an `asyncSink`: starts and cancels the bodies the state
 /// machine decides on, always after unlocking.
 ///
 /// Every value takes one path, whatever the overlap policy: ``receive(_:)`` asks the state machine,
-/// which books the body it starts; the body's task is made after unlocking, then booked as running
-/// (or cancelled at once, if the sink was cancelled meanwhile), and only then may the body begin.
+/// which books the body it starts; the body's task is made after unlocking and kept by the body,
+/// where a cancel reaches it (or cancelled at once, if a cancel came first), and only then may the
+/// body begin.
 final class AsyncSinkStorage: Sendable {
-    private typealias Machine = AsyncSinkStateMachine<any AsyncSinkBody>
-
     /// The priority of each body's task.
     let priority: TaskPriority?
-    private let state: Mutex<Machine>
+    private let state: Mutex<AsyncSinkStateMachine<any AsyncSinkBody>>
     private let ledger: Ledger
     private let site: CallSite
 
@@ -48,12 +46,12 @@ final class AsyncSinkStorage: Sendable {
     func receive(_ body: any AsyncSinkBody) {
         let action = state.withLock { $0.received(body) }
         guard case .start(let id, let body, let cancelling) = action else { return }
-        cancel(cancelling)
+        for replaced in cancelling { replaced.cancel() }
         start(id: id, body: body)
     }
 
     func cancel() {
-        cancel(state.withLock { $0.cancel() })
+        for body in state.withLock({ $0.cancel() }) { body.cancel() }
     }
 
     /// A body's task is done: its body returned, or was skipped because the task was cancelled
@@ -61,27 +59,65 @@ final class AsyncSinkStorage: Sendable {
     func finished(id: UInt64, entry: LedgerEntry?) {
         entry?.end(.ended)
         guard let next = state.withLock({ $0.finished(id: id) }) else { return }
-        start(id: next.id, body: next.value)
+        start(id: next.id, body: next.body)
     }
 
-    private func cancel(_ running: [Machine.Running]) {
-        for body in running {
-            body.task.cancel()
-            body.entry?.end(.cancelled)
-        }
-    }
-
-    /// Makes the task of the body the state machine booked as `id`, then books the task; cancels it
-    /// when the sink was cancelled (or, for `.latest`, a later value replaced it) meanwhile. Either
-    /// way, then lets the body pass its gate: it cannot begin before.
     private func start(id: UInt64, body: any AsyncSinkBody) {
-        let entry = ledger.open(.task, owner: nil, site: site, bound: false)
-        let task = body.makeTask(id: id, entry: entry, in: self)
-        let registered = state.withLock { $0.registered(id: id, task: task, entry: entry) }
-        if !registered {
+        body.start(id: id, entry: ledger.open(.task, owner: nil, site: site, bound: false), in: self)
+    }
+}
+
+/// A body's task from the decision to start it until it returns: kept where a cancel reaches it,
+/// with the cancel remembered if it comes before the task is made, and the gate the task waits at
+/// until then (``TaskStartGate``). Inline in the body that holds it.
+///
+/// Thread-safe: the task and its entry behind one lock, taken once when the task is made and once
+/// per cancel.
+struct AsyncSinkTaskSlot: ~Copyable, Sendable {
+    // Not private: the body of another file holds the slot, and a private type in its layout
+    // breaks the compiler's code generation there (Swift 6.3).
+    enum State {
+        case starting
+        /// Cancelled before the task was made.
+        case cancelled
+        case running(Task<Void, Never>, LedgerEntry?)
+    }
+
+    private let state = Mutex(State.starting)
+    let gate = TaskStartGate()
+
+    /// The task is made: keeps it, or cancels it (its entry ends as cancelled) if a cancel came
+    /// first; then lets the body begin, or not.
+    func set(_ task: Task<Void, Never>, entry: LedgerEntry?) {
+        let cancelled = state.withLock { state -> Bool in
+            guard case .starting = state else { return true }
+            state = .running(task, entry)
+            return false
+        }
+        if cancelled {
             task.cancel()
             entry?.end(.cancelled)
         }
-        body.open(admitting: registered)
+        gate.open(admitting: !cancelled)
+    }
+
+    /// Cancels the task and ends its entry as cancelled; before the task is made, has
+    /// ``set(_:entry:)`` do it. Every call cancels (the second does nothing more): a cancel
+    /// racing another returns only once the task is cancelled.
+    func cancel() {
+        let running = state.withLock { state -> (task: Task<Void, Never>, entry: LedgerEntry?)? in
+            switch state {
+            case .starting:
+                state = .cancelled
+                return nil
+            case .running(let task, let entry):
+                return (task, entry)
+            case .cancelled:
+                return nil
+            }
+        }
+        guard let running else { return }
+        running.task.cancel()
+        running.entry?.end(.cancelled)
     }
 }

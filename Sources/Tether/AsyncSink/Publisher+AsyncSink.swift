@@ -45,11 +45,11 @@ extension Publisher where Failure == Never, Output: Sendable {
     }
 }
 
-/// A value bound to the closure that receives it, and the gate its task waits at.
+/// A value bound to the closure that receives it, and the slot of its task.
 final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
     private let value: Value
     private let receiveValue: @Sendable @isolated(any) (Value) async -> Void
-    private let gate = TaskStartGate()
+    private let slot = AsyncSinkTaskSlot()
 
     init(_ value: Value, _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void) {
         self.value = value
@@ -59,9 +59,9 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
     /// The task runs the body with its entry bound as ``LedgerEntry/current``, so that its
     /// deliveries count there. With the ledger off there is no entry, and unless the task
     /// inherited one from the sender's, nothing to bind (and no task-local to push).
-    func makeTask(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) -> Task<Void, Never> {
-        Task(priority: storage.priority) {
-            if await self.gate.pass(), !Task.isCancelled {
+    func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
+        let task = Task(priority: storage.priority) {
+            if await self.slot.gate.pass(), !Task.isCancelled {
                 if entry != nil || LedgerEntry.current != nil {
                     await LedgerEntry.$current.withValue(entry) { await self.receiveValue(self.value) }
                 } else {
@@ -70,7 +70,8 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
             }
             storage.finished(id: id, entry: entry)
         }
+        slot.set(task, entry: entry)
     }
 
-    func open(admitting: Bool) { gate.open(admitting: admitting) }
+    func cancel() { slot.cancel() }
 }
