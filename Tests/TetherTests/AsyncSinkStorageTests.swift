@@ -18,7 +18,7 @@ import Testing
         let task: @Sendable (AsyncSinkStorage) -> Task<Void, Never>
         let tasks: Recorder<Task<Void, Never>>
         let booked = Recorder<(id: UInt64, entry: LedgerEntry?)>()
-        let slot = AsyncSinkTaskSlot()
+        let slot = TaskSlot()
 
         init(
             tasks: Recorder<Task<Void, Never>>,

@@ -2,7 +2,7 @@ import Synchronization
 
 /// One value bound to its body: what waits in the state machine while the overlap policy holds a
 /// value back, is booked there once it starts, and makes its task. One object per value: the task
-/// its ``AsyncSinkTaskSlot`` keeps, and the gate that task waits at, are inline in it, and the
+/// its ``TaskSlot`` keeps, and the gate that task waits at, are inline in it, and the
 /// task's closure captures what else it needs (its id, its entry).
 ///
 /// A protocol, so that the storage is not generic: each value is bound to its body before it
@@ -14,7 +14,7 @@ protocol AsyncSinkBody: AnyObject, Sendable {
     /// way, it then tells the storage (``AsyncSinkStorage/finished(id:entry:)``).
     func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage)
 
-    /// Cancels the body's task, now or as soon as it is made (``AsyncSinkTaskSlot/cancel()``).
+    /// Cancels the body's task, now or as soon as it is made (``TaskSlot/cancel()``).
     func cancel()
 }
 
@@ -64,60 +64,5 @@ final class AsyncSinkStorage: Sendable {
 
     private func start(id: UInt64, body: any AsyncSinkBody) {
         body.start(id: id, entry: ledger.open(.task, owner: nil, site: site, bound: false), in: self)
-    }
-}
-
-/// A body's task from the decision to start it until it returns: kept where a cancel reaches it,
-/// with the cancel remembered if it comes before the task is made, and the gate the task waits at
-/// until then (``TaskStartGate``). Inline in the body that holds it.
-///
-/// Thread-safe: the task and its entry behind one lock, taken once when the task is made and once
-/// per cancel.
-struct AsyncSinkTaskSlot: ~Copyable, Sendable {
-    // Not private: the body of another file holds the slot, and a private type in its layout
-    // breaks the compiler's code generation there (Swift 6.3).
-    enum State {
-        case starting
-        /// Cancelled before the task was made.
-        case cancelled
-        case running(Task<Void, Never>, LedgerEntry?)
-    }
-
-    private let state = Mutex(State.starting)
-    let gate = TaskStartGate()
-
-    /// The task is made: keeps it, or cancels it (its entry ends as cancelled) if a cancel came
-    /// first; then lets the body begin, or not.
-    func set(_ task: Task<Void, Never>, entry: LedgerEntry?) {
-        let cancelled = state.withLock { state -> Bool in
-            guard case .starting = state else { return true }
-            state = .running(task, entry)
-            return false
-        }
-        if cancelled {
-            task.cancel()
-            entry?.end(.cancelled)
-        }
-        gate.open(admitting: !cancelled)
-    }
-
-    /// Cancels the task and ends its entry as cancelled; before the task is made, has
-    /// ``set(_:entry:)`` do it. Every call cancels (the second does nothing more): a cancel
-    /// racing another returns only once the task is cancelled.
-    func cancel() {
-        let running = state.withLock { state -> (task: Task<Void, Never>, entry: LedgerEntry?)? in
-            switch state {
-            case .starting:
-                state = .cancelled
-                return nil
-            case .running(let task, let entry):
-                return (task, entry)
-            case .cancelled:
-                return nil
-            }
-        }
-        guard let running else { return }
-        running.task.cancel()
-        running.entry?.end(.cancelled)
     }
 }

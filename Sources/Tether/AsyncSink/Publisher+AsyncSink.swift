@@ -49,7 +49,7 @@ extension Publisher where Failure == Never, Output: Sendable {
 final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
     private let value: Value
     private let receiveValue: @Sendable @isolated(any) (Value) async -> Void
-    private let slot = AsyncSinkTaskSlot()
+    private let slot = TaskSlot()
 
     init(_ value: Value, _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void) {
         self.value = value
