@@ -1,13 +1,13 @@
 import Synchronization
 
 /// One value bound to its body: what waits in the state machine while the overlap policy holds a
-/// value back, is booked there once it starts, and makes its task. One object per value: the task
-/// its ``TaskSlot`` keeps, and the gate that task waits at, are inline in it, and the
+/// value back, is booked there once it starts, and makes its task. One object per value: the
+/// ``TaskSlot`` that keeps its task, with the gate the task waits at, is inline in it, and the
 /// task's closure captures what else it needs (its id, its entry).
 ///
 /// A protocol, so that the storage is not generic: each value is bound to its body before it
-/// arrives there, the state machine is compiled for one concrete type and the per-value path looks
-/// up no metadata. ``AsyncSinkValueBody`` is the one conformer outside tests.
+/// arrives there, and the state machine is compiled for one concrete type. Making the body is the
+/// one generic step per value. ``AsyncSinkValueBody`` is the one conformer outside tests.
 protocol AsyncSinkBody: AnyObject, Sendable {
     /// Makes the body's task, booked in `storage` as `id` with `entry`, and hands it to the slot.
     /// The task waits at the slot's gate, then runs the body unless it was cancelled first; either
