@@ -87,13 +87,15 @@ case "task-exit":
     let exited = Tally()
     for _ in 0..<count {
         let (values, _) = AsyncStream.makeStream(of: Int.self)
-        let owner = Owner()
-        Ledger.$current.withValue(ledger) {
+        // The owner made in the ledger's scope, as the benchmark's is: its bag records there.
+        let owner = Ledger.$current.withValue(ledger) {
+            let owner = Owner()
             // Detached: a plain Task here would inherit the main actor, which this loop blocks.
             Task.detached {
                 for await _ in values {}
                 exited.add(1)
             }.store(in: owner.bag)
+            return owner
         }
         let before = exited.value
         owner.bag.dispose()

@@ -16,42 +16,34 @@ public enum AsyncSinkOverlap: Sendable, Hashable {
 /// storage acts (starts and cancels tasks) after unlocking.
 ///
 /// Every body starts the same way, whatever the policy: ``received(_:)`` decides to start it and
-/// books it as starting under a new id; once its task exists, ``registered(id:task:entry:)`` books
-/// the task, or turns it away if the sink was cancelled (or, for `.latest`, a later value replaced
-/// it) meanwhile; ``finished(id:)`` takes it out of the books. `.concurrent` is the policy that
-/// always starts.
+/// books it under a new id; ``finished(id:)`` takes it out of the books. `.concurrent` is the
+/// policy that always starts. A body is in the books from the decision on, before its task
+/// exists: what cancels it (the sink's cancel, a later value for `.latest`) reaches it there, and
+/// the body itself holds on to the cancel until its task is made.
 ///
-/// Generic over what waits so that its tests can queue plain values; the storage uses it with one
-/// concrete type, ``AsyncSinkStarter``.
-struct AsyncSinkStateMachine<Value: Sendable> {
+/// Generic over the body so that its tests can book plain values; the storage uses it with one
+/// concrete type, `any` ``AsyncSinkBody``.
+struct AsyncSinkStateMachine<Body: Sendable> {
     /// A body in the books.
-    enum Body {
-        /// Decided on; its task does not exist yet.
-        case starting
-        case running(Running)
+    enum Booked {
+        case running(Body)
         /// Cancelled by a later value (`.latest`), not yet returned: kept until it returns, so that
         /// a cancel of the sink racing the cancel of the replaced body reaches it too.
-        case replaced(Running)
-    }
-
-    /// A running body to cancel: its task and its ledger entry.
-    struct Running: Sendable {
-        let task: Task<Void, Never>
-        let entry: LedgerEntry?
+        case replaced(Body)
     }
 
     enum ReceiveAction {
         case none
-        /// Start `value`'s body as `id`, after cancelling the bodies it replaces.
-        case start(id: UInt64, value: Value, cancelling: [Running])
+        /// Start `body` as `id`, after cancelling the bodies it replaces.
+        case start(id: UInt64, body: Body, cancelling: [Body])
     }
 
     let overlap: AsyncSinkOverlap
     /// The bodies started and not returned, by id. Ids count up and are never reused: the id of a
     /// body that left the books never matches another.
-    private var bodies: [UInt64: Body] = [:]
+    private var bodies: [UInt64: Booked] = [:]
     private var nextID: UInt64 = 0
-    private var waiting = Deque<Value>()
+    private var waiting = Deque<Body>()
     private(set) var isCancelled = false
 
     init(overlap: AsyncSinkOverlap) { self.overlap = overlap }
@@ -59,53 +51,42 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     /// How many bodies run (or are starting), replaced ones included until they return.
     var runningCount: Int { bodies.count }
 
-    mutating func received(_ value: Value) -> ReceiveAction {
+    mutating func received(_ body: Body) -> ReceiveAction {
         guard !isCancelled else { return .none }
         switch overlap {
         case .concurrent:
-            return .start(id: book(), value: value, cancelling: [])
+            return .start(id: book(body), body: body, cancelling: [])
         case .serial:
             guard bodies.isEmpty else {
-                waiting.append(value)
+                waiting.append(body)
                 return .none
             }
-            return .start(id: book(), value: value, cancelling: [])
+            return .start(id: book(body), body: body, cancelling: [])
         case .latest:
             let cancelling = replaceAll()
-            return .start(id: book(), value: value, cancelling: cancelling)
+            return .start(id: book(body), body: body, cancelling: cancelling)
         case .dropWhileBusy:
-            return bodies.isEmpty ? .start(id: book(), value: value, cancelling: []) : .none
+            return bodies.isEmpty ? .start(id: book(body), body: body, cancelling: []) : .none
         }
     }
 
-    /// A body's task now exists. Returns false when it must be cancelled at once: the sink was
-    /// cancelled, or a later value replaced it, while it was starting.
-    mutating func registered(id: UInt64, task: Task<Void, Never>, entry: LedgerEntry?) -> Bool {
-        guard !isCancelled, let index = bodies.index(forKey: id), case .starting = bodies.values[index] else {
-            return false
-        }
-        bodies.values[index] = .running(Running(task: task, entry: entry))
-        return true
-    }
-
-    /// A body returned (or was turned away). For `.serial`, the next waiting value to start.
-    mutating func finished(id: UInt64) -> (id: UInt64, value: Value)? {
+    /// A body returned (or was turned away). For `.serial`, the next waiting body to start.
+    mutating func finished(id: UInt64) -> (id: UInt64, body: Body)? {
         bodies[id] = nil
         guard overlap == .serial, !isCancelled, bodies.isEmpty, let next = waiting.popFirst() else {
             return nil
         }
-        return (book(), next)
+        return (book(next), next)
     }
 
-    /// The sink is cancelled: every body to cancel; no value starts from now on.
-    mutating func cancel() -> [Running] {
+    /// The sink is cancelled: every body to cancel, started or starting; no body starts from now on.
+    mutating func cancel() -> [Body] {
         guard !isCancelled else { return [] }
         isCancelled = true
         waiting.removeAll()
-        let running = bodies.values.compactMap { body -> Running? in
-            switch body {
-            case .starting: nil
-            case .running(let running), .replaced(let running): running
+        let running = bodies.values.map { booked -> Body in
+            switch booked {
+            case .running(let body), .replaced(let body): body
             }
         }
         bodies = [:]
@@ -113,28 +94,21 @@ struct AsyncSinkStateMachine<Value: Sendable> {
     }
 
     /// Books a body about to start; returns its id.
-    private mutating func book() -> UInt64 {
+    private mutating func book(_ body: Body) -> UInt64 {
         let id = nextID
         nextID += 1
-        bodies[id] = .starting
+        bodies[id] = .running(body)
         return id
     }
 
-    /// For `.latest`: marks the running bodies replaced and returns them, to cancel. A body still
-    /// starting leaves the books now: it is turned away when it registers.
-    private mutating func replaceAll() -> [Running] {
-        var running: [Running] = []
-        for (id, body) in bodies {
-            switch body {
-            case .replaced:
-                continue
-            case .starting:
-                bodies[id] = nil
-            case .running(let body):
-                running.append(body)
-                bodies[id] = .replaced(body)
-            }
+    /// For `.latest`: marks the running bodies replaced and returns them, to cancel.
+    private mutating func replaceAll() -> [Body] {
+        var replaced: [Body] = []
+        for (id, booked) in bodies {
+            guard case .running(let body) = booked else { continue }
+            replaced.append(body)
+            bodies[id] = .replaced(body)
         }
-        return running
+        return replaced
     }
 }

@@ -33,10 +33,10 @@ extension Publisher where Failure == Never, Output: Sendable {
         let storage = AsyncSinkStorage(
             overlap: overlap, priority: priority, ledger: .current,
             site: CallSite(fileID: fileID, line: line))
-        // The only generic code per value: binding the value to its body. The bookkeeping around
-        // it (the ticket, the storage) is not generic.
+        // The only generic code per value: binding the value to its body, and the body's task. The
+        // bookkeeping around it (the storage, its state machine) is not generic.
         let subscription = sink { value in
-            storage.receive(AsyncSinkStarter { ticket in asyncSinkBody(ticket, value, receiveValue) })
+            storage.receive(AsyncSinkValueBody(value, receiveValue))
         }
         return AnyCancellable {
             subscription.cancel()
@@ -45,23 +45,33 @@ extension Publisher where Failure == Never, Output: Sendable {
     }
 }
 
-/// The task that runs one value's body, with the body's ledger entry bound as
-/// ``LedgerEntry/current`` so its deliveries count there. The body begins only once the storage
-/// has the task in its books, where a cancel reaches it (``TaskStartGate``).
-private func asyncSinkBody<Value: Sendable>(
-    _ ticket: AsyncSinkTicket, _ value: Value,
-    _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void
-) -> Task<Void, Never> {
-    Task(priority: ticket.priority) {
-        if await ticket.gate.pass(), !Task.isCancelled {
-            if ticket.bindsEntry {
-                await LedgerEntry.$current.withValue(ticket.entry) {
-                    await receiveValue(value)
-                }
-            } else {
-                await receiveValue(value)
-            }
-        }
-        ticket.finished()
+/// A value bound to the closure that receives it, and the slot of its task.
+final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
+    private let value: Value
+    private let receiveValue: @Sendable @isolated(any) (Value) async -> Void
+    private let slot = TaskSlot()
+
+    init(_ value: Value, _ receiveValue: @escaping @Sendable @isolated(any) (Value) async -> Void) {
+        self.value = value
+        self.receiveValue = receiveValue
     }
+
+    /// The task runs the body with its entry bound as ``LedgerEntry/current``, so that its
+    /// deliveries count there. With the ledger off there is no entry, and unless the task
+    /// inherited one from the sender's, nothing to bind (and no task-local to push).
+    func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
+        let task = Task(priority: storage.priority) {
+            if await self.slot.gate.pass(), !Task.isCancelled {
+                if entry != nil || LedgerEntry.current != nil {
+                    await LedgerEntry.$current.withValue(entry) { await self.receiveValue(self.value) }
+                } else {
+                    await self.receiveValue(self.value)
+                }
+            }
+            storage.finished(id: id, entry: entry)
+        }
+        slot.set(task, entry: entry)
+    }
+
+    func cancel() { slot.cancel() }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Lifetime {
     /// Starts a task bound to this lifetime: cancelled when the lifetime ends. On a lifetime that
     /// has already ended, the body never runs.
@@ -33,7 +31,7 @@ extension Lifetime {
         let task = Task(priority: priority) { [weak self] in
             // Not before the handle has the task, where the lifetime's end reaches it; cancelled
             // before it began (the lifetime ended meanwhile), the body does not start.
-            if await handle.gate.pass(), !Task.isCancelled {
+            if await handle.slot.gate.pass(), !Task.isCancelled {
                 await LedgerEntry.$current.withValue(entry) { await operation() }
             }
             entry?.end(.ended)
@@ -45,50 +43,13 @@ extension Lifetime {
     }
 }
 
-/// A task handle that can be cancelled before the task is known.
+/// A task handle that can be cancelled before the task is known: a lifetime holds it from
+/// before the task exists.
 final class TaskHandle: Sendable {
-    /// Opened once the handle has the task (and has cancelled it, if a cancel came first).
-    let gate = TaskStartGate()
+    let slot = TaskSlot()
 
-    private enum State {
-        case waiting
-        case cancelled
-        case running(Task<Void, Never>)
-        case done
-    }
+    /// Keeps the task, or cancels it if the lifetime ended meanwhile; then lets its body begin, or not.
+    func set(_ task: Task<Void, Never>) { slot.set(task, entry: nil) }
 
-    private let state = Mutex(State.waiting)
-
-    func set(_ task: Task<Void, Never>) {
-        let cancelNow = state.withLock { state -> Bool in
-            switch state {
-            case .waiting:
-                state = .running(task)
-                return false
-            case .cancelled:
-                state = .done
-                return true
-            case .running, .done:
-                return false
-            }
-        }
-        if cancelNow { task.cancel() }
-        gate.open(admitting: true)
-    }
-
-    func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            switch state {
-            case .waiting:
-                state = .cancelled
-                return nil
-            case .running(let task):
-                state = .done
-                return task
-            case .cancelled, .done:
-                return nil
-            }
-        }
-        task?.cancel()
-    }
+    func cancel() { slot.cancel() }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// `Task.isCancelled` next) or comes later.
 ///
 /// Thread-safe: one atomic status; a lock only when the body arrives first and suspends. Kept
-/// inline in what holds it (a ticket, a task handle): no object of its own per task.
+/// inline in what holds it (a ``TaskSlot``): no object of its own per task.
 struct TaskStartGate: ~Copyable, Sendable {
     private enum Status: UInt8, AtomicRepresentable {
         /// Not opened, and the body has not arrived.
