@@ -115,19 +115,40 @@ let benchmarks: @Sendable () -> Void = {
 /// One sample of a body-per-value pair: the benchmark's values sent through a subject that
 /// `subscribe` gives a sink running a body per value (each body ticks `ran`), measured from the
 /// first send until every body has run. Both sides of the pair measure through this, alike.
+///
+/// The values are sent from the main thread, as an app sends them: the benchmark runs on the
+/// cooperative pool, and sending from there would keep one of its threads (half the pool on a
+/// 2-core machine) from the bodies for the whole sample.
 func measureBodies(
-    _ benchmark: Benchmark, subscribe: (PassthroughSubject<Int, Never>, Countdown) -> AnyCancellable
+    _ benchmark: Benchmark,
+    subscribe: @escaping @Sendable (PassthroughSubject<Int, Never>, Countdown) -> AnyCancellable
 ) async {
-    let subject = PassthroughSubject<Int, Never>()
+    let count = benchmark.scaledIterations.count
     let (done, finished) = AsyncStream.makeStream(of: Void.self)
-    let ran = Countdown(benchmark.scaledIterations.count) { finished.yield() }
-    let cancellable = subscribe(subject, ran)
+    let sender = await Sender(ran: Countdown(count) { finished.yield() }, subscribe: subscribe)
     var waiter = done.makeAsyncIterator()
     benchmark.startMeasurement()
-    for value in benchmark.scaledIterations { subject.send(value) }
+    await sender.send(count)
     _ = await waiter.next()
     benchmark.stopMeasurement()
-    cancellable.cancel()
+    await sender.cancel()
+}
+
+/// A subject and the sink `measureBodies` sends through, on the main actor.
+@MainActor
+final class Sender {
+    private let subject = PassthroughSubject<Int, Never>()
+    private let cancellable: AnyCancellable
+
+    init(ran: Countdown, subscribe: (PassthroughSubject<Int, Never>, Countdown) -> AnyCancellable) {
+        cancellable = subscribe(subject, ran)
+    }
+
+    func send(_ count: Int) {
+        for value in 0..<count { subject.send(value) }
+    }
+
+    func cancel() { cancellable.cancel() }
 }
 
 /// An owner whose tracked bag holds a task.
