@@ -41,6 +41,7 @@ let package = Package(
                 "CBenchCurses",
                 .product(name: "Tether", package: "Tether"),
                 .product(name: "TerminalUI", package: "Tether"),
+                .product(name: "TetherInspector", package: "Tether"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Profile"),

@@ -1,0 +1,52 @@
+import OpenCombine
+import Tether
+import TetherInspector
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Bind and end in turns within one process (`interleaved-lifetimes`): the Lifetimes suite's pair
+// (a raw sink stored in a set ÷ a tracked DisposeBag), and the Inspector suite's (a ledger served
+// to no client ÷ one not served). By process, this machine spreads those pairs wider than their
+// targets (Benchmarks/README.md); in turns a slow spell falls on both sides alike.
+
+/// One owner's life, `owners` times a turn, each way, in turns.
+func interleavedLifetimes(rounds: Int) {
+    let owners = 1_000
+    let subject = PassthroughSubject<Int, Never>()
+    let plain = Ledger()
+    let served = Ledger()
+    guard let server = serveToNoClient(served) else { return }
+    defer { server.stop() }
+    func binding(in ledger: Ledger) -> () -> Void {
+        { Ledger.$current.withValue(ledger) { for _ in 0..<owners { _ = BagOwner(subject) } } }
+    }
+    interleaved(
+        "Bind and end one subscription", rounds: rounds, operations: owners,
+        [
+            ("OpenCombine sink+store+cancel", { for _ in 0..<owners { _ = RawOwner(subject) } }),
+            ("Tether DisposeBag", binding(in: plain)),
+        ])
+    interleaved(
+        "Bind and end one subscription, ledger served", rounds: rounds, operations: owners,
+        [("not served", binding(in: plain)), ("served, no client", binding(in: served))])
+}
+
+/// Serves `ledger` on a socket in a fresh temporary directory; nil, having said why, if it cannot.
+private func serveToNoClient(_ ledger: Ledger) -> LedgerServer? {
+    var template = Array("/tmp/tether-profile.XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        print("cannot make a directory for the server's socket")
+        return nil
+    }
+    let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    do {
+        return try LedgerServer.start(at: directory + "/ledger.sock", ledger: ledger)
+    } catch {
+        print("cannot serve the ledger: \(error)")
+        return nil
+    }
+}
