@@ -86,11 +86,12 @@ bench: deps
 	  mv .build/results/Current_run.influx.csv .build/results/run-$$run.influx.csv; \
 	done
 	python3 Benchmarks/ratios.py Benchmarks/.build/results/run-*.influx.csv
-	@printf '\n%s\n%s\n' "The sends and asyncSink again, raw and Tether's in turns within one process (a slow" \
-	  "spell of the machine then falls on both sides alike; see Benchmarks/README.md):"
+	@printf '\n%s\n%s\n' "The sends, asyncSink, the observers and bind-and-end again, each pair in turns within" \
+	  "one process (a slow spell of the machine then falls on both sides alike; see Benchmarks/README.md):"
 	cd Benchmarks && $(SWIFT) build -c release --product tether-bench-profile --quiet
 	Benchmarks/.build/release/tether-bench-profile interleaved ledger-on 300
 	Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300
+	Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300
 
 soak: deps
 	$(SWIFT) build -c release --product tether-lab
