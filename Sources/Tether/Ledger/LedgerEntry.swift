@@ -64,7 +64,7 @@ final class LedgerEntry: Sendable {
     /// (Combine calls `receive(_:)` serially) and one ``LiveData`` registration (only the thread
     /// holding the storage's dispatch claim delivers, and the claim changes hands under a lock).
     /// Inlinable, so that a ``LiveData`` delivery specialized in a client counts without a call.
-    @inlinable
+    @inlinable @inline(__always)
     func deliveredSerially() {
         deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         if owner?.hasEnded == true { ledger.recordZombie(self) }
