@@ -26,7 +26,8 @@ extension LedgerState {
     /// Returns false when the owner is not followed.
     @discardableResult
     mutating func apply(
-        _ event: OwnerState.Event, to key: UInt64, at now: Duration, changing change: (inout OwnerBook) -> Void = { _ in }
+        _ event: OwnerState.Event, to key: UInt64, at now: Duration,
+        changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
         let moved = changeOwner(key) { book in
             change(&book)

@@ -63,7 +63,9 @@ struct LedgerState {
     mutating func discardOwner(_ record: OwnerRecord) {
         guard let book = owners.removeValue(forKey: record.key) else { return }
         if !book.state.released { counters.owners -= 1 }
-        for item in book.entries.values where unowned[item.entry.key] == nil { unowned[item.entry.key] = item }
+        for item in book.entries.values where unowned[item.entry.key] == nil {
+            unowned[item.entry.key] = item
+        }
     }
 
     // MARK: - Entries
@@ -76,7 +78,8 @@ struct LedgerState {
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
             ledger: ledger)
         let book = EntryBook(entry: entry)
-        let owned = owner.map { apply(.entryOpened, to: $0.key, at: now) { $0.entries.insert(book) } } ?? false
+        let owned =
+            owner.map { apply(.entryOpened, to: $0.key, at: now) { $0.entries.insert(book) } } ?? false
         if !owned { unowned[key] = book }
         counters[kind] += 1
         log.append(time: now, kind: .created, subject: .owning(owner), entryKind: kind, site: entry.siteIndex)
@@ -100,7 +103,9 @@ struct LedgerState {
     /// Counts a value delivered to an entry whose owner has ended.
     mutating func recordZombie(_ entry: LedgerEntry, at now: Duration) {
         counters.zombies += 1
-        let counted = entry.owner.flatMap { changeOwner($0.key) { $0.entries.countDeliveryAfterEnd(key: entry.key) } }
+        let counted = entry.owner.flatMap {
+            changeOwner($0.key) { $0.entries.countDeliveryAfterEnd(key: entry.key) }
+        }
         if counted != true { unowned[entry.key]?.deliveriesAfterEnd += 1 }
         log.append(
             time: now, kind: .zombie, subject: .owning(entry.owner), entryKind: entry.kind,
