@@ -163,9 +163,29 @@ final class LiveDataStorage<T>: Sendable {
     /// published. Registrations whose observer died are added to `dead`.
     @inlinable
     func deliver(_ round: Round, pruning dead: inout [Slot]) {
-        for slot in round.slots {
-            if publishedVersion.load(ordering: .relaxed) != round.version { return }
+        var delivery = RoundDelivery(storage: self, round: round)
+        round.slots.visitBorrowed(&delivery)
+        dead += delivery.dead
+    }
+
+    /// One round's delivery to each slot, borrowed from the round (which holds them all), so that
+    /// a delivery retains none.
+    @usableFromInline
+    struct RoundDelivery: BorrowingVisitor {
+        @usableFromInline let storage: LiveDataStorage
+        @usableFromInline let round: Round
+        @usableFromInline var dead: [Slot] = []
+
+        @inlinable init(storage: LiveDataStorage, round: Round) {
+            self.storage = storage
+            self.round = round
+        }
+
+        @inlinable
+        mutating func visit(_ slot: Slot) -> Bool {
+            guard storage.publishedVersion.load(ordering: .relaxed) == round.version else { return false }
             if slot.deliver(round.value, version: round.version) == .dead { dead.append(slot) }
+            return true
         }
     }
 
