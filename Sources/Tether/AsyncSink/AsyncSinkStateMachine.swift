@@ -79,18 +79,21 @@ struct AsyncSinkStateMachine<Body: Sendable> {
         return (book(next), next)
     }
 
-    /// The sink is cancelled: every body to cancel, started or starting; no body starts from now on.
-    mutating func cancel() -> [Body] {
-        guard !isCancelled else { return [] }
+    /// The sink is cancelled: every body to cancel, started or starting, and the values still
+    /// waiting, to release after unlocking (a value's deinit may call out). No body starts from
+    /// now on.
+    mutating func cancel() -> (running: [Body], dropped: Deque<Body>) {
+        guard !isCancelled else { return ([], []) }
         isCancelled = true
-        waiting.removeAll()
+        var dropped = Deque<Body>()
+        swap(&dropped, &waiting)
         let running = bodies.values.map { booked -> Body in
             switch booked {
             case .running(let body), .replaced(let body): body
             }
         }
         bodies = [:]
-        return running
+        return (running, dropped)
     }
 
     /// Books a body about to start; returns its id.

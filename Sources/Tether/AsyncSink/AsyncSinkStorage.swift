@@ -51,7 +51,9 @@ final class AsyncSinkStorage: Sendable {
     }
 
     func cancel() {
-        for body in state.withLock({ $0.cancel() }) { body.cancel() }
+        let (running, dropped) = state.withLock { $0.cancel() }
+        for body in running { body.cancel() }
+        _ = dropped  // released here, after unlocking
     }
 
     /// A body's task is done: its body returned, or was skipped because the task was cancelled
