@@ -75,10 +75,6 @@ extension LedgerState {
     /// the next ancestor that leaks, or is a leak of its own.
     private mutating func forget(_ key: UInt64, at now: Duration) {
         owners[key] = nil
-        // Its verdict is moot. Last in the queue (it ended and went in one step, as most owners
-        // do), it leaves now, so no timer is armed for it; elsewhere, it is dropped when it comes
-        // to the front (``LedgerState/takeVerdictDeadline()``).
-        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
