@@ -16,7 +16,11 @@ let package = Package(
     targets: [
         .target(
             name: "Support",
-            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tether", package: "Tether"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
             path: "Support"),
         suite("Delivery"),
         suite("Lifetimes"),

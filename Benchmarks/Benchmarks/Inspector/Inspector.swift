@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
                 let subject = PassthroughSubject<Int, Never>()
                 Ledger.$current.withValue(ledger) {
                     for _ in benchmark.scaledIterations {
-                        blackHole(ServedOwner(subject))
+                        blackHole(BagOwner(subject))
                     }
                 }
             },
@@ -54,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
                 pace.waitForSlot()
                 benchmark.startMeasurement()
                 Ledger.$current.withValue(ledger) {
-                    blackHole(ServedOwner(subject))
+                    blackHole(BagOwner(subject))
                 }
                 benchmark.stopMeasurement()
             },
@@ -63,17 +63,6 @@ let benchmarks: @Sendable () -> Void = {
                 if attached { precondition(serving.snapshotsReceived > 1, "the client saw no change") }
                 serving.stop()
             })
-    }
-}
-
-/// The Tether way, as Lifetimes' `BagOwner`: a tracked `DisposeBag` that ends with its owner.
-final class ServedOwner {
-    let bag = DisposeBag()
-    var received = 0
-
-    init(_ events: PassthroughSubject<Int, Never>) {
-        bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
     }
 }
 

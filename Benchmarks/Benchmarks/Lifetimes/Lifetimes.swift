@@ -44,14 +44,3 @@ final class RawOwner {
         events.sink { [unowned self] in received &+= $0 }.store(in: &cancellables)
     }
 }
-
-/// The Tether way: a tracked `DisposeBag` that ends with its owner.
-final class BagOwner {
-    let bag = DisposeBag()
-    var received = 0
-
-    init(_ events: PassthroughSubject<Int, Never>) {
-        bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
-    }
-}

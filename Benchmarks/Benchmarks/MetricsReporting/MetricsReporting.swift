@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
                 pace.waitForSlot()
                 benchmark.startMeasurement()
                 Ledger.$current.withValue(ledger) {
-                    blackHole(MeteredOwner(subject))
+                    blackHole(BagOwner(subject))
                 }
                 benchmark.stopMeasurement()
             },
@@ -35,17 +35,6 @@ let benchmarks: @Sendable () -> Void = {
                 if reporting { precondition(reporter.ownersReported() != nil, "nothing was reported") }
                 reporter.stop()
             })
-    }
-}
-
-/// The Tether way, as Lifetimes' `BagOwner`: a tracked `DisposeBag` that ends with its owner.
-final class MeteredOwner {
-    let bag = DisposeBag()
-    var received = 0
-
-    init(_ events: PassthroughSubject<Int, Never>) {
-        bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
     }
 }
 
