@@ -153,14 +153,8 @@ public struct Buffer: Sendable {
         guard y >= area.y, y < area.bottom else { return x }
         let right = min(limit, area.right)
         var cx = x
-        var string = string
-        if string.utf8.withContiguousStorageIfAvailable({ _ in }) == nil {
-            var copy = String(string)
-            copy.makeContiguousUTF8()
-            string = copy[...]
-        }
-        let utf8 = string.utf8
-        _ = utf8.withContiguousStorageIfAvailable { bytes in
+        var contiguous = string  // `withUTF8` makes a copy contiguous first when it is not
+        contiguous.withUTF8 { bytes in
             let n = bytes.count
             var i = 0
             while i < n, cx < limit {
@@ -183,8 +177,7 @@ public struct Buffer: Sendable {
                     continue
                 }
                 // One grapheme through the full path.
-                let start = utf8.index(utf8.startIndex, offsetBy: i)
-                let ch = string[start]
+                let ch = string[string.utf8.index(string.startIndex, offsetBy: i)]
                 i += ch.utf8.count
                 let w = CharacterWidth.of(ch)
                 if cx < area.x {
