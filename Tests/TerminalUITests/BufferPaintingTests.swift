@@ -63,8 +63,8 @@ import Testing
         }
     }
 
-    /// Long ASCII runs are scanned eight bytes at a time and stored a word per cell: control
-    /// bytes, DEL, non-ASCII and the area's edges fall at every offset within those eight.
+    /// Long ASCII runs are scanned eight bytes at a time and stored sixteen cells at a time:
+    /// control bytes, DEL, non-ASCII and the area's edges fall at every offset within those.
     @Test func longRunsMatchOneCharacterAtATimeInEveryStyle() {
         var rng = SeededGenerator(seed: 7)
         let pieces = [
