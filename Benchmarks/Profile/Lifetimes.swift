@@ -13,14 +13,15 @@ import Darwin
 // to no client ÷ one not served). By process, this machine spreads those pairs wider than their
 // targets (Benchmarks/README.md); in turns a slow spell falls on both sides alike.
 
-/// One owner's life, `owners` times a turn, each way, in turns.
-func interleavedLifetimes(rounds: Int) {
+/// One owner's life, `owners` times a turn, each way, in turns, with ledgers on or off as
+/// `ledger` is (the title `interleaved` prints says which).
+func interleavedLifetimes(rounds: Int, ledger: Ledger) {
     let owners = 1_000
     let subject = PassthroughSubject<Int, Never>()
-    let plain = Ledger()
-    let served = Ledger()
-    guard let server = serveToNoClient(served) else { return }
-    defer { server.stop() }
+    let plain = Ledger(isEnabled: ledger.isEnabled)
+    let served = Ledger(isEnabled: ledger.isEnabled)
+    guard let serving = serveToNoClient(served) else { return }
+    defer { serving.stop() }
     func binding(in ledger: Ledger) -> () -> Void {
         { Ledger.$current.withValue(ledger) { for _ in 0..<owners { _ = BagOwner(subject) } } }
     }
@@ -35,8 +36,21 @@ func interleavedLifetimes(rounds: Int) {
         [("not served", binding(in: plain)), ("served, no client", binding(in: served))])
 }
 
+/// A ledger served on a socket in a temporary directory of its own.
+private struct Serving {
+    let server: LedgerServer
+    let directory: String
+
+    /// Stops serving and removes the socket and its directory.
+    func stop() {
+        server.stop()
+        unlink(server.path)
+        rmdir(directory)
+    }
+}
+
 /// Serves `ledger` on a socket in a fresh temporary directory; nil, having said why, if it cannot.
-private func serveToNoClient(_ ledger: Ledger) -> LedgerServer? {
+private func serveToNoClient(_ ledger: Ledger) -> Serving? {
     var template = Array("/tmp/tether-profile.XXXXXX".utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
         print("cannot make a directory for the server's socket")
@@ -44,8 +58,10 @@ private func serveToNoClient(_ ledger: Ledger) -> LedgerServer? {
     }
     let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     do {
-        return try LedgerServer.start(at: directory + "/ledger.sock", ledger: ledger)
+        let server = try LedgerServer.start(at: directory + "/ledger.sock", ledger: ledger)
+        return Serving(server: server, directory: directory)
     } catch {
+        rmdir(directory)
         print("cannot serve the ledger: \(error)")
         return nil
     }

@@ -9,7 +9,7 @@
 //     tether-bench-profile frame paint|diff [count]
 //     tether-bench-profile interleaved ledger-on|ledger-off [rounds]   (wall clock, see interleaved(_:…))
 //     tether-bench-profile interleaved-observers ledger-on|ledger-off [rounds]   (its LiveData and @Observed pairs)
-//     tether-bench-profile interleaved-lifetimes ledger-on [rounds]   (bind and end; served and not)
+//     tether-bench-profile interleaved-lifetimes ledger-on|ledger-off [rounds]   (bind and end; served and not)
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -75,7 +75,7 @@ case "interleaved-observers":
     interleavedObservers(rounds: count, ledger: ledger)
 case "interleaved-lifetimes":
     // Bind and end: raw ÷ Tether, and served ÷ not served (see Lifetimes.swift).
-    interleavedLifetimes(rounds: count)
+    interleavedLifetimes(rounds: count, ledger: ledger)
 case "asyncsink":
     // `count` values through asyncSink, until every body has run.
     // `raw`: the alternative, a sink starting a `Task {}` per value.
