@@ -9,6 +9,17 @@ private final class Model {
     init() { bag.track(self) }
 }
 
+/// An owner that stores one subscription before it tracks itself (which has no owner in the
+/// ledger) and one after.
+private final class LateTrackingModel {
+    let bag = DisposeBag()
+    init() {
+        PassthroughSubject<Int, Never>().sink { _ in }.store(in: bag)
+        bag.track(self)
+        PassthroughSubject<Int, Never>().sink { _ in }.store(in: bag)
+    }
+}
+
 private final class ParentModel {
     let bag = DisposeBag()
     let child: ChildModel
@@ -389,6 +400,47 @@ private final class CountingClock: TetherClock {
         #expect(snapshot.owners.isEmpty)
         #expect(snapshot.counters == LedgerSnapshot.Counters())
         #expect(clock.count == 0)
+    }
+
+    @Test func anEndClosesEntriesOpenedBeforeItsOwnerTrackedWithItsOwn() {
+        let ledger = Ledger(clock: ManualClock())
+        Ledger.$current.withValue(ledger) {
+            let model = LateTrackingModel()
+            #expect(ledger.counters.subscriptions == 2)
+            #expect(ledger.snapshot().owners.first?.entries.count == 1)
+            withExtendedLifetime(model) {}
+        }
+        let snapshot = ledger.snapshot()
+        #expect(
+            snapshot.events.map(\.kind) == [.created, .created, .ownerEnded, .cancelled, .cancelled, .deinit])
+        #expect(snapshot.owners.isEmpty)
+        #expect(snapshot.counters == LedgerSnapshot.Counters())
+    }
+
+    /// A lifetime's end may close an entry of another owner, which then settles and leaves the
+    /// ledger's books: the ending owner is found again, wherever the removal moved it.
+    @Test func anEndThatSettlesAnotherOwnerStillSettlesItsOwn() {
+        let ledger = Ledger(clock: ManualClock())
+        let others = Ledger.$current.withValue(ledger) { (0..<64).map { _ in Model() } }
+        Ledger.$current.withValue(ledger) {
+            let holder = Model()
+            do {
+                let other = Model()
+                let entry = ledger.open(
+                    .subscription, owner: other.bag.ownerRecord, site: CallSite(fileID: #fileID, line: #line),
+                    bound: false)
+                holder.bag.insert(.call {}, entry: entry)
+            }
+            // The other owner is released with its entry alive in the holder's bag.
+            #expect(ledger.counters.ending == 1)
+            #expect(ledger.counters.owners == 65)
+        }
+        let counters = ledger.counters
+        #expect(counters.owners == 64)
+        #expect(counters.ending == 0)
+        #expect(counters.subscriptions == 0)
+        #expect(ledger.snapshot().owners.count == 64)
+        withExtendedLifetime(others) {}
     }
 
     @Test func disposedOwnerReleasedBeforeItsVerdictIsForgottenAndNeverJudged() {

@@ -59,11 +59,8 @@ extension Ledger {
         guard owner != nil || !cancelled.isEmpty else { return }
         let now = clock.now
         let (deadline, reports) = state.withLock { state -> (Duration?, [LeakReport]) in
-            if ownerEnded, let owner { state.ownerEnded(owner, at: now) }
-            cancelled.forEach { entry, wasPaused in
-                state.close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
-            }
-            if released, let owner { state.ownerReleased(owner, at: now) }
+            state.lifetimeEnded(
+                owner: owner, ownerEnded: ownerEnded, cancelled: cancelled, released: released, at: now)
             return (state.takeVerdictDeadline(), state.takeUnheard())
         }
         changed()

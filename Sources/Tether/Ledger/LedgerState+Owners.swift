@@ -1,42 +1,62 @@
 /// An owner from tracked to settled: the ledger's side of ``OwnerState``. Every change of an
-/// owner's phase goes through ``apply(_:to:at:)``, which keeps the counters in step with the
+/// owner's phase goes through ``apply(_:at:now:)``, which keeps the counters in step with the
 /// phases and carries out the transition's effect.
 ///
 /// 1. ``LedgerState/makeOwner(key:type:site:at:parent:parentLink:)`` follows it: *alive*.
 /// 2. Entries opened and closed for it count as its live entries.
-/// 3. ``ownerEnded(_:at:)``: *ending*, its verdict queued for the end of the grace period.
-/// 4. ``ownerReleased(_:at:)``: the owner object is gone. With nothing of it alive, it settles
-///    (a leak among them: *released late*).
+/// 3. Its lifetime ends (``lifetimeEnded(owner:ownerEnded:cancelled:released:at:)``): *ending*,
+///    its verdict queued for the end of the grace period.
+/// 4. Its lifetime deinitializes (the same call, `released`): the owner object is gone. With
+///    nothing of it alive, it settles (a leak among them: *released late*).
 /// 5. The verdict (``LedgerState/judgeDueOwners(now:atMost:)``): what is gone settles, what is not
 ///    leaks — reported, or covered by the nearest ancestor that leaks, and reported once no
 ///    ancestor covers it any more.
 extension LedgerState {
-    /// Marks an owner ended: its verdict is due after the grace period.
-    mutating func ownerEnded(_ owner: OwnerRecord, at now: Duration) {
-        apply(.ended, to: owner.key, at: now)
+    /// Records a lifetime's end in one access to its owner's book: the owner's end (when
+    /// `ownerEnded`), the entries it cancelled, in order, and — when the lifetime deinitialized —
+    /// the owner's release.
+    mutating func lifetimeEnded(
+        owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool, at now: Duration
+    ) {
+        var index = owner.flatMap { owners.index(forKey: $0.key) }
+        if ownerEnded, let at = index, !apply(.ended, at: at, now: now) { index = nil }
+        cancelled.forEach { entry, wasPaused in
+            if let at = index, entry.owner === owner {
+                if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: at, now: now) {
+                    index = nil
+                }
+            } else {
+                close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
+                // Another owner may have settled and left: ours may have moved in the dictionary.
+                index = owner.flatMap { owners.index(forKey: $0.key) }
+            }
+        }
+        if released, let at = index { apply(.released, at: at, now: now) }
     }
 
-    /// Marks an owner's object released.
-    mutating func ownerReleased(_ owner: OwnerRecord, at now: Duration) {
-        apply(.released, to: owner.key, at: now)
-    }
-
-    /// Moves the owner with `key` on `event`: the one place its phase changes. `change` changes
-    /// its book in the same access (an entry opened with ``OwnerState/Event/entryOpened``).
-    /// Returns false when the owner is not followed.
+    /// Moves the owner with `key` on `event`, after `change` changed its book (an entry opened
+    /// with ``OwnerState/Event/entryOpened``). Returns false when the owner is not followed.
     @discardableResult
     mutating func apply(
         _ event: OwnerState.Event, to key: UInt64, at now: Duration,
         changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
-        let moved = changeOwner(key) { book in
-            change(&book)
-            let before = book.state
-            let effect = book.state.on(event)
-            if effect == .queueVerdict { book.endedAt = now }
-            return (before: before, after: book.state, effect: effect, record: book.record)
-        }
-        guard let (before, after, effect, record) = moved else { return false }
+        guard let index = owners.index(forKey: key) else { return false }
+        change(&owners.values[index])
+        apply(event, at: index, now: now)
+        return true
+    }
+
+    /// Moves the owner at `index` on `event` — the one place its phase changes — and carries out
+    /// the transition's effect. Returns false when the owner settled and was forgotten: `index`
+    /// is no longer valid. (No other effect adds or removes an owner, so otherwise `index` still
+    /// points at it.)
+    @discardableResult
+    mutating func apply(
+        _ event: OwnerState.Event, at index: [UInt64: OwnerBook].Index, now: Duration
+    ) -> Bool {
+        // One access to the book, in place: reading `owners.values[index]` would copy it.
+        let (before, after, effect, record) = Self.move(&owners.values[index], on: event, at: now)
         if before.released != after.released {
             counters.owners -= 1
             log.append(time: now, kind: .deinit, subject: .owner(record), site: record.siteIndex)
@@ -45,21 +65,35 @@ extension LedgerState {
         if before.isReportedLeak != after.isReportedLeak { counters.leaks += after.isReportedLeak ? 1 : -1 }
         switch effect {
         case .none:
-            break
+            return true
         case .queueVerdict:
-            pending.append((now + gracePeriod, key))
+            pending.append((now + gracePeriod, record.key))
             log.append(time: now, kind: .ownerEnded, subject: .owner(record), site: record.siteIndex)
+            return true
         case .reportLeak:
-            recordLeak(of: key, at: now)
+            recordLeak(of: record.key, at: now)
+            return true
         case .cover(let ancestor):
-            covered[ancestor, default: []].append(key)
+            covered[ancestor, default: []].append(record.key)
+            return true
         case .releasedLate:
             log.append(time: now, kind: .releasedLate, subject: .owner(record), site: record.siteIndex)
-            forget(key, at: now)
+            forget(at: index, now: now)
+            return false
         case .forget:
-            forget(key, at: now)
+            forget(at: index, now: now)
+            return false
         }
-        return true
+    }
+
+    /// Moves `book` on `event`: its state before and after, the effect, and its record.
+    private static func move(_ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration)
+        -> (before: OwnerState, after: OwnerState, effect: OwnerState.Effect, record: OwnerRecord)
+    {
+        let before = book.state
+        let effect = book.state.on(event)
+        if effect == .queueVerdict { book.endedAt = now }
+        return (before, book.state, effect, book.record)
     }
 
     /// Changes the book of owner `key` in place and returns what `change` returns; nil when the
@@ -71,10 +105,12 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner, and moves on the owners its leak covered: each is now covered by
-    /// the next ancestor that leaks, or is a leak of its own.
-    private mutating func forget(_ key: UInt64, at now: Duration) {
-        owners[key] = nil
+    /// Drops a settled owner, with its verdict if that is the last queued (it ended and settled
+    /// in one step), and moves on the owners its leak covered: each is now covered by the next
+    /// ancestor that leaks, or is a leak of its own.
+    private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
+        let key = owners.remove(at: index).key
+        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record

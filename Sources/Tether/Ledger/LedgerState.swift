@@ -88,16 +88,27 @@ struct LedgerState {
 
     /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
     mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
-        let owner = entry.owner.flatMap { owner in
-            changeOwner(owner.key) { $0.entries.remove(key: entry.key) != nil } == true ? owner : nil
-        }
-        guard owner != nil || unowned.removeValue(forKey: entry.key) != nil else { return }
+        let index = entry.owner.flatMap { owners.index(forKey: $0.key) }
+        close(entry, reason: reason, wasPaused: wasPaused, ownerAt: index, now: now)
+    }
+
+    /// As ``close(_:reason:wasPaused:at:)``, the entry's owner found at `index` (nil: not
+    /// followed). Returns false when the owner settled and was forgotten: `index` is no longer
+    /// valid.
+    @discardableResult
+    mutating func close(
+        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: [UInt64: OwnerBook].Index?,
+        now: Duration
+    ) -> Bool {
+        let owned = index.map { owners.values[$0].entries.remove(key: entry.key) != nil } ?? false
+        guard owned || unowned.removeValue(forKey: entry.key) != nil else { return true }
         counters[entry.kind] -= 1
         if wasPaused { counters.paused -= 1 }
         log.append(
             time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: .owning(entry.owner),
             entryKind: entry.kind, site: entry.siteIndex)
-        if let owner { apply(.entryClosed, to: owner.key, at: now) }
+        guard owned, let index else { return true }
+        return apply(.entryClosed, at: index, now: now)
     }
 
     /// Counts a value delivered to an entry whose owner has ended.
