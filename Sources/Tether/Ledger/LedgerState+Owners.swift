@@ -105,12 +105,10 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner, with its verdict if that is the last queued (it ended and settled
-    /// in one step), and moves on the owners its leak covered: each is now covered by the next
-    /// ancestor that leaks, or is a leak of its own.
+    /// Drops a settled owner (a verdict queued for it is skipped), and moves on the owners its
+    /// leak covered: each is now covered by the next ancestor that leaks, or is a leak of its own.
     private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
         let key = owners.remove(at: index).key
-        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
