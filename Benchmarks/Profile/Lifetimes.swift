@@ -1,6 +1,8 @@
 import OpenCombine
+import Prometheus
 import Tether
 import TetherInspector
+import TetherMetrics
 
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +11,11 @@ import Darwin
 #endif
 
 // Bind and end in turns within one process (`interleaved-lifetimes`): the Lifetimes suite's pair
-// (a raw sink stored in a set ÷ a tracked DisposeBag), and the Inspector suite's (a ledger served
-// to no client ÷ one not served). By process, this machine spreads those pairs wider than their
-// targets (Benchmarks/README.md); in turns a slow spell falls on both sides alike.
+// (a raw sink stored in a set ÷ a tracked DisposeBag), the Inspector suite's (a ledger served to
+// no client ÷ one not served) and the MetricsReporting suite's (a ledger reported through
+// swift-metrics to a Prometheus registry ÷ one not reported; unpaced here). By process, this
+// machine spreads those pairs wider than their targets (Benchmarks/README.md); in turns a slow
+// spell falls on both sides alike.
 
 /// One owner's life, `owners` times a turn, each way, in turns, with ledgers on or off as
 /// `ledger` is (the title `interleaved` prints says which).
@@ -22,18 +26,28 @@ func interleavedLifetimes(rounds: Int, ledger: Ledger) {
     let served = Ledger(isEnabled: ledger.isEnabled)
     guard let serving = serveToNoClient(served) else { return }
     defer { serving.stop() }
+    let reported = Ledger(isEnabled: ledger.isEnabled)
+    let reporting = reported.reportMetrics(
+        to: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
+    defer { reporting.cancel() }
     func binding(in ledger: Ledger) -> () -> Void {
         { Ledger.$current.withValue(ledger) { for _ in 0..<owners { _ = BagOwner(subject) } } }
     }
     interleaved(
         "Bind and end one subscription", rounds: rounds, operations: owners,
+        targets: ["Tether DisposeBag": .atMost(1.5)],
         [
             ("OpenCombine sink+store+cancel", { for _ in 0..<owners { _ = RawOwner(subject) } }),
             ("Tether DisposeBag", binding(in: plain)),
         ])
     interleaved(
         "Bind and end one subscription, ledger served", rounds: rounds, operations: owners,
+        targets: ["served, no client": .atMost(1.02)],
         [("not served", binding(in: plain)), ("served, no client", binding(in: served))])
+    interleaved(
+        "Bind and end one subscription, ledger reported through swift-metrics", rounds: rounds,
+        operations: owners, targets: ["reporting": .atMost(1.05)],
+        [("not reporting", binding(in: plain)), ("reporting", binding(in: reported))])
 }
 
 /// A ledger served on a socket in a temporary directory of its own.

@@ -9,7 +9,7 @@
 //     tether-bench-profile frame paint|diff [count]
 //     tether-bench-profile interleaved ledger-on|ledger-off [rounds]   (wall clock, see interleaved(_:…))
 //     tether-bench-profile interleaved-observers ledger-on|ledger-off [rounds]   (its LiveData and @Observed pairs)
-//     tether-bench-profile interleaved-lifetimes ledger-on|ledger-off [rounds]   (bind and end; served and not)
+//     tether-bench-profile interleaved-lifetimes ledger-on|ledger-off [rounds]   (bind and end; served, reported)
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -179,9 +179,11 @@ final class Tally: Sendable {
 /// subscribers reads about 12 µs in some processes and 18–20 µs in others); in turns, a spell
 /// falls on all variants alike, so each round's ratio compares like with like.
 /// Prints each variant's median time per operation and the quartiles of the rounds' ratios to
-/// the first variant.
+/// the first variant; with the ledger on, a variant with a target (`make bench`'s, ratios.py) is
+/// judged by the median ratio.
 func interleaved(
-    _ title: String, rounds: Int, operations: Int, _ variants: [(name: String, run: () -> Void)]
+    _ title: String, rounds: Int, operations: Int, targets: [String: Target] = [:],
+    _ variants: [(name: String, run: () -> Void)]
 ) {
     var perOperation = [[Double]](repeating: [], count: variants.count)
     let clock = ContinuousClock()
@@ -203,8 +205,25 @@ func interleaved(
             let ratios = zip(perOperation[index], perOperation[0]).map { $0 / $1 }
             line += "; ÷ \(variants[0].name) per round: median \(quantile(ratios, 0.5))"
             line += " (quartiles \(quantile(ratios, 0.25))–\(quantile(ratios, 0.75)))"
+            if ledger.isEnabled, let target = targets[variant.name] {
+                line += "; \(target.verdict(median: ratios.sorted()[ratios.count / 2]))"
+            }
         }
         print(line)
+    }
+}
+
+/// A pair's target, as `make bench` states it (Benchmarks/ratios.py): Tether's side ÷ the
+/// alternative at most, or below, `bound`.
+enum Target {
+    case atMost(Double)
+    case below(Double)
+
+    func verdict(median ratio: Double) -> String {
+        switch self {
+        case .atMost(let bound): "target ≤ \(bound)× \(ratio <= bound ? "PASS" : "MISS")"
+        case .below(let bound): "target < \(bound)× \(ratio < bound ? "PASS" : "MISS")"
+        }
     }
 }
 
@@ -227,7 +246,7 @@ func interleavedSends(subscribers: Int, rounds: Int) {
     }
     interleaved(
         "One value to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"), per send", rounds: rounds,
-        operations: sends,
+        operations: sends, targets: ["sink(boundTo:)": .atMost(1.10), "fuse": .atMost(1.10)],
         [
             ("OpenCombine sink", sending(to: raw)), ("sink(boundTo:)", sending(to: bound)),
             ("fuse", sending(to: fused)),
@@ -253,7 +272,7 @@ func interleavedAsyncSink(rounds: Int, ledger: Ledger) {
         }
     }
     interleaved(
-        "asyncSink, per value", rounds: rounds, operations: values,
+        "asyncSink, per value", rounds: rounds, operations: values, targets: ["asyncSink": .atMost(2.0)],
         [("Task per value", sending(to: raw)), ("asyncSink", sending(to: tether))])
     for cancellable in cancellables { cancellable.cancel() }
 }
