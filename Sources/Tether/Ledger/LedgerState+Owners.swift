@@ -105,16 +105,11 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner, and moves on the owners its leak covered: each is now covered by the
-    /// next ancestor that leaks, or is a leak of its own.
-    ///
-    /// An owner that ended and settled in one step (released with nothing alive: most owners)
-    /// takes its verdict back out of the queue, where it is last; a settled owner's verdict found
-    /// anywhere else is skipped when it comes up. Bind and end: 2 % fewer instructions
-    /// (Benchmarks/README.md).
+    /// Drops a settled owner (a verdict queued for it is skipped when it comes up), and moves on
+    /// the owners its leak covered: each is now covered by the next ancestor that leaks, or is a
+    /// leak of its own.
     private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
         let key = owners.remove(at: index).key
-        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
