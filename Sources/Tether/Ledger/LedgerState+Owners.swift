@@ -21,15 +21,13 @@ extension LedgerState {
         var index = owner.flatMap { owners.index(forKey: $0.key) }
         if ownerEnded, let at = index, !apply(.ended, at: at, now: now) { index = nil }
         cancelled.forEach { entry, wasPaused in
-            if let at = index, entry.owner === owner {
-                if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: at, now: now) {
-                    index = nil
-                }
-            } else {
+            guard let at = index, entry.owner === owner else {
                 close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
                 // Another owner may have settled and left: ours may have moved in the dictionary.
                 index = owner.flatMap { owners.index(forKey: $0.key) }
+                return
             }
+            if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: at, now: now) { index = nil }
         }
         if released, let at = index { apply(.released, at: at, now: now) }
     }
