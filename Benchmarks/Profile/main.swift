@@ -194,19 +194,21 @@ func interleaved(
             perOperation[index].append((Double(seconds) + Double(attoseconds) * 1e-18) / Double(operations))
         }
     }
-    func quantile(_ values: [Double], _ q: Double) -> String {
+    func quantile(_ values: [Double], _ q: Double) -> Double {
         let sorted = values.sorted()
-        return "\((sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000).rounded() / 1000)"
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
     }
+    func show(_ value: Double) -> String { "\((value * 1000).rounded() / 1000)" }
     print("\(title), ledger \(ledger.isEnabled ? "on" : "off"); \(rounds) rounds of \(operations) each")
     for (index, variant) in variants.enumerated() {
-        var line = "  \(variant.name): median \(quantile(perOperation[index].map { $0 * 1e6 }, 0.5)) µs"
+        var line = "  \(variant.name): median \(show(quantile(perOperation[index], 0.5) * 1e6)) µs"
         if index > 0 {
             let ratios = zip(perOperation[index], perOperation[0]).map { $0 / $1 }
-            line += "; ÷ \(variants[0].name) per round: median \(quantile(ratios, 0.5))"
-            line += " (quartiles \(quantile(ratios, 0.25))–\(quantile(ratios, 0.75)))"
+            let median = quantile(ratios, 0.5)
+            line += "; ÷ \(variants[0].name) per round: median \(show(median))"
+            line += " (quartiles \(show(quantile(ratios, 0.25)))–\(show(quantile(ratios, 0.75))))"
             if ledger.isEnabled, let target = targets[variant.name] {
-                line += "; \(target.verdict(median: ratios.sorted()[ratios.count / 2]))"
+                line += "; \(target.verdict(median: median))"
             }
         }
         print(line)
