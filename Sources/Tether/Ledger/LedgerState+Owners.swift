@@ -40,21 +40,22 @@ extension LedgerState {
         changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
         guard let index = owners.index(forKey: key) else { return false }
-        change(&owners.values[index])
-        apply(event, at: index, now: now)
+        apply(event, at: index, now: now, changing: change)
         return true
     }
 
-    /// Moves the owner at `index` on `event` — the one place its phase changes — and carries out
-    /// the transition's effect. Returns false when the owner settled and was forgotten: `index`
-    /// is no longer valid. (No other effect adds or removes an owner, so otherwise `index` still
-    /// points at it.)
+    /// Moves the owner at `index` on `event` — the one place its phase changes — after `change`
+    /// changed its book, and carries out the transition's effect. Returns false when the owner
+    /// settled and was forgotten: `index` is no longer valid. (No other effect adds or removes an
+    /// owner, so otherwise `index` still points at it.)
     @discardableResult
     mutating func apply(
-        _ event: OwnerState.Event, at index: [UInt64: OwnerBook].Index, now: Duration
+        _ event: OwnerState.Event, at index: [UInt64: OwnerBook].Index, now: Duration,
+        changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
         // One access to the book, in place: reading `owners.values[index]` would copy it.
-        let (before, after, effect, record) = Self.move(&owners.values[index], on: event, at: now)
+        let (before, after, effect, record) = Self.move(
+            &owners.values[index], on: event, at: now, changing: change)
         if before.released != after.released {
             counters.owners -= 1
             log.append(time: now, kind: .deinit, subject: .owner(record), site: record.siteIndex)
@@ -84,10 +85,13 @@ extension LedgerState {
         }
     }
 
-    /// Moves `book` on `event`: its state before and after, the effect, and its record.
-    private static func move(_ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration)
-        -> (before: OwnerState, after: OwnerState, effect: OwnerState.Effect, record: OwnerRecord)
-    {
+    /// Changes `book`, then moves it on `event`: its state before and after, the effect, and its
+    /// record.
+    private static func move(
+        _ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration,
+        changing change: (inout OwnerBook) -> Void
+    ) -> (before: OwnerState, after: OwnerState, effect: OwnerState.Effect, record: OwnerRecord) {
+        change(&book)
         let before = book.state
         let effect = book.state.on(event)
         if effect == .queueVerdict { book.endedAt = now }
