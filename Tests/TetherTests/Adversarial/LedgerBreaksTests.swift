@@ -265,7 +265,8 @@ extension Adversarial.LedgerBreaksTests {
     /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
     @Suite(.tags(.timing), .serialized) struct Timing {
         /// Four times the owners leaking at once take about four times as long to judge, not
-        /// sixteen: a verdict looks at its owner's entries only.
+        /// sixteen: a verdict looks at its owner's entries only. The bound is 8×, halfway between
+        /// the two on a log scale: on a loaded 2-core VM the linear case read up to 6.4×.
         @Test func verdictsForManyLeakingOwnersGrowLinearly() throws {
             func judging(_ count: Int) throws -> Duration {
                 let fixture = LedgerFixture()
@@ -282,14 +283,14 @@ extension Adversarial.LedgerBreaksTests {
                 #expect(fixture.ledger.counters.leaks == count)
                 return elapsed
             }
-            /// The fastest of three runs: the least disturbed by other work on the machine.
+            /// The fastest of five runs: the least disturbed by other work on the machine.
             func fastest(_ count: Int) throws -> Duration {
-                try (0..<3).map { _ in try judging(count) }.min() ?? .zero
+                try (0..<5).map { _ in try judging(count) }.min() ?? .zero
             }
             _ = try judging(2_000)  // warm up
             let small = try fastest(5_000)
             let large = try fastest(20_000)
-            #expect(large < small * 6, "5,000 owners: \(small), 20,000: \(large)")
+            #expect(large < small * 8, "5,000 owners: \(small), 20,000: \(large)")
         }
     }
 }
