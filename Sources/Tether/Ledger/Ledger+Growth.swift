@@ -43,8 +43,11 @@ extension Ledger {
     /// ```
     public func onGrowth(_ handler: @escaping @Sendable (GrowthReport) -> Void) -> AnyCancellable {
         let watcher = GrowthWatcher(handler)
-        let key = takeKey()
-        state.withLock { $0.growth.watchers[key] = watcher }
+        let key = state.withLock { state in
+            let key = state.takeKey()
+            state.growth.watchers[key] = watcher
+            return key
+        }
         return AnyCancellable { [weak self] in
             watcher.cancel()
             let removed = self?.state.withLock { $0.growth.watchers.removeValue(forKey: key) }

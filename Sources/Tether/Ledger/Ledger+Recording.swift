@@ -7,12 +7,10 @@ extension Ledger {
         guard isEnabled else { return nil }
         let now = clock.now
         let type: any AnyObject.Type = type(of: object)
-        let key = takeKey()
         let parentRecord = parent?.ownerRecord
         let parentLink = parentRecord == nil ? parent?.linkToOwner() : nil
         let record = state.withLock {
-            $0.makeOwner(
-                key: key, type: type, site: site, at: now, parent: parentRecord, parentLink: parentLink)
+            $0.makeOwner(type: type, site: site, at: now, parent: parentRecord, parentLink: parentLink)
         }
         changed()
         return record
@@ -28,9 +26,8 @@ extension Ledger {
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
         let now = clock.now
-        let key = takeKey()
         let entry = state.withLock {
-            $0.open(kind, key: key, owner: owner, site: site, bound: bound, at: now, ledger: self)
+            $0.open(kind, owner: owner, site: site, bound: bound, at: now, ledger: self)
         }
         changed()
         return entry

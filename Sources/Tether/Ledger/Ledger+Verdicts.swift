@@ -19,8 +19,11 @@ extension Ledger {
     /// ```
     public func onLeak(_ handler: @escaping @Sendable (LeakReport) -> Void) -> AnyCancellable {
         let watcher = LeakWatcher(handler)
-        let key = takeKey()
-        state.withLock { $0.leakWatchers[key] = watcher }
+        let key = state.withLock { state in
+            let key = state.takeKey()
+            state.leakWatchers[key] = watcher
+            return key
+        }
         return AnyCancellable { [weak self] in
             watcher.cancel()
             let removed = self?.state.withLock { $0.leakWatchers.removeValue(forKey: key) }

@@ -47,9 +47,6 @@ public final class Ledger: Sendable {
     private let listenerCount = Atomic<Int>(0)
     /// Set by a change, cleared by a snapshot: handlers hear of changes once between snapshots.
     private let changePending = Atomic<Bool>(false)
-    /// One sequence for owners, entries and handlers, so keys are unique and follow the order
-    /// things were made in. Atomic, so an entry is made before the lock is taken.
-    private let nextKey = Atomic<UInt64>(1)
 
     /// Creates a ledger.
     ///
@@ -106,8 +103,11 @@ public final class Ledger: Sendable {
     /// short (schedule a redraw). The registration lasts until the returned token is cancelled or
     /// released.
     public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
-        let key = takeKey()
-        state.withLock { $0.changeHandlers[key] = handler }
+        let key = state.withLock { state in
+            let key = state.takeKey()
+            state.changeHandlers[key] = handler
+            return key
+        }
         listenerCount.wrappingAdd(1, ordering: .relaxed)
         return AnyCancellable { [weak self] in
             guard let self else { return }
@@ -136,6 +136,4 @@ public final class Ledger: Sendable {
         let handlers = state.withLock { Array($0.changeHandlers.values) }
         for handler in handlers { handler() }
     }
-
-    func takeKey() -> UInt64 { nextKey.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

@@ -38,19 +38,29 @@ struct LedgerState {
     var growth = LedgerGrowth()
     var ownerNames = OwnerNames()
     private var leaksReported: UInt64 = 0
+    /// One sequence for owners, entries and handlers: keys are unique and follow the order things
+    /// were made in.
+    private var nextKey: UInt64 = 1
 
     init(gracePeriod: Duration, eventCapacity: Int) {
         self.gracePeriod = gracePeriod
         log = EventLog(capacity: eventCapacity)
     }
 
+    /// The next key of the sequence.
+    mutating func takeKey() -> UInt64 {
+        defer { nextKey += 1 }
+        return nextKey
+    }
+
     // MARK: - Owners
 
     /// Follows a new owner of `type`, tracked at `site`.
     mutating func makeOwner(
-        key: UInt64, type: any AnyObject.Type, site: CallSite, at now: Duration, parent: OwnerRecord?,
+        type: any AnyObject.Type, site: CallSite, at now: Duration, parent: OwnerRecord?,
         parentLink: OwnerLink?
     ) -> OwnerRecord {
+        let key = takeKey()
         let record = OwnerRecord(
             key: key, id: ownerNames.nextID(for: type), siteIndex: sites.index(of: site), created: now,
             parent: parent, parentLink: parentLink)
@@ -71,9 +81,9 @@ struct LedgerState {
     // MARK: - Entries
 
     mutating func open(
-        _ kind: EntryKind, key: UInt64, owner: OwnerRecord?, site: CallSite, bound: Bool, at now: Duration,
-        ledger: Ledger
+        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool, at now: Duration, ledger: Ledger
     ) -> LedgerEntry {
+        let key = takeKey()
         let entry = LedgerEntry(
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
             ledger: ledger)
