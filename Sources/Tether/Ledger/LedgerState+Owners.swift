@@ -2,12 +2,13 @@
 /// owner's phase goes through ``apply(_:at:now:)``, which keeps the counters in step with the
 /// phases and carries out the transition's effect.
 ///
-/// 1. ``LedgerState/makeOwner(key:type:site:at:parent:parentLink:)`` follows it: *alive*.
+/// 1. ``LedgerState/makeOwner(type:site:at:parent:parentLink:)`` follows it: *alive*.
 /// 2. Entries opened and closed for it count as its live entries.
 /// 3. Its lifetime ends (``lifetimeEnded(owner:ownerEnded:cancelled:released:at:)``): *ending*,
 ///    its verdict queued for the end of the grace period.
 /// 4. Its lifetime deinitializes (the same call, `released`): the owner object is gone. With
-///    nothing of it alive, it settles (a leak among them: *released late*).
+///    nothing of it alive, it settles (a leak among them: *released late*), and a verdict it
+///    queued last is taken back.
 /// 5. The verdict (``LedgerState/judgeDueOwners(now:atMost:)``): what is gone settles, what is not
 ///    leaks — reported, or covered by the nearest ancestor that leaks, and reported once no
 ///    ancestor covers it any more.
@@ -107,11 +108,13 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner (a verdict queued for it is skipped when it comes up), and moves on
-    /// the owners its leak covered: each is now covered by the next ancestor that leaks, or is a
-    /// leak of its own.
+    /// Drops a settled owner, and moves on the owners its leak covered: each is now covered by the
+    /// next ancestor that leaks, or is a leak of its own. A verdict queued for it is taken back
+    /// when it is the last one queued (an owner that ends and settles in one step, as most do);
+    /// any other is skipped when it comes up.
     private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
         let key = owners.remove(at: index).key
+        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
