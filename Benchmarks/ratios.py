@@ -11,14 +11,16 @@ them. A pair with a side that was not run (`BENCH_ARGS="--filter …"`) says so.
 unless an export is missing: this is a report, not a gate.
 
 Time ratios are judged on p0, each side's fastest measured iteration. A slow spell of the machine
-only adds time, and on the 2-core VMs this was measured on it can last a whole process: three
-processes of the 100-subscriber send read 1.73, 1.71 and 0.61 at p50 and 1.06, 1.06 and 1.07 at p0
-(Benchmarks/README.md). The p50 ratio follows for context. A latency (task exit) is judged at its
-p99, a frame's own time at its p50, mallocs at their p50.
+only adds time, and on the 2-core VMs this was measured on it can last seconds: three processes
+of the 100-subscriber send read 1.73, 1.71 and 0.61 at p50 and 1.06, 1.06 and 1.07 at p0
+(Benchmarks/README.md). A spell that lasts a whole process moves its p0 too. The p50 ratio follows
+for context. A latency (task exit) is judged at its p99, a frame's own time at its p50, mallocs
+at their p50.
 
 Given several exports (`make bench` runs the suites BENCH_RUNS times, each benchmark in a process
 of its own every time), each figure is the median over the runs, each ratio is the median of the
-runs' own ratios and decides the verdict, and the runs' ratios follow.
+runs' own ratios and decides the verdict, and the runs' ratios follow, with "best": Tether's best
+run ÷ the alternative's best run, which a spell over one whole process cannot move.
 
 Usage: ratios.py RESULTS.influx.csv [MORE_RESULTS.influx.csv …]
 """
@@ -230,7 +232,8 @@ def main():
                 verdict = ("PASS" if met else "MISS") if ledger == "on" else ("(pass)" if met else "(miss)")
                 line = f"{label}  {ratio:6.2f}×  target {target:<9} {verdict}"
                 if len(ratios) > 1:
-                    line += f"   runs {' '.join(f'{r:.2f}' for r in ratios)}"
+                    best = ratio_of(min(mine_ for mine_, _ in pairs), min(alt_ for _, alt_ in pairs))
+                    line += f"   runs {' '.join(f'{r:.2f}' for r in ratios)}; best {best:.2f}×"
                 if p == 0.0:
                     medians = [ratio_of(run[name][metric][50.0], run[alternative][metric][50.0])
                                for run in runs if name in run and alternative in run]
