@@ -457,33 +457,6 @@ private final class CountingClock: TetherClock {
         #expect(clock.count == 1)  // nothing left to judge: not re-armed
     }
 
-    /// An owner that settles while its verdict is the last one queued takes it back (one that
-    /// ends and settles in one step, as most do); one queued earlier is skipped when it comes up.
-    /// Either way only what is still alive at its verdict is judged.
-    @Test func aSettledOwnerTakesBackItsVerdictWhenItWasQueuedLast() throws {
-        let clock = ManualClock()
-        let ledger = Ledger(clock: clock)
-        func queued() -> Int { ledger.state.withLock { $0.pending.count } }
-        var models: [Model?] = Ledger.$current.withValue(ledger) { (0..<3).map { _ in Model() } }
-        for model in models { model?.bag.dispose() }
-        #expect(queued() == 3)
-        Ledger.$current.withValue(ledger) {
-            for _ in 0..<3 { _ = Model() }
-        }
-        #expect(queued() == 3)
-        models[1] = nil  // neither first nor last: skipped when it comes up
-        #expect(queued() == 3)
-        models[2] = nil  // last: taken back
-        #expect(queued() == 2)
-        clock.advance(by: ledger.gracePeriod)
-        #expect(queued() == 0)
-        let leak = try #require(ledger.snapshot().leaks.first)
-        #expect(leak.owner == models[0]?.bag.ownerID)
-        #expect(ledger.counters.leaks == 1)
-        models[0] = nil
-        #expect(ledger.counters == LedgerSnapshot.Counters())
-    }
-
     @Test func ownerReleasedWhileAnAttributedTaskRunsIsStillJudged() throws {
         let clock = CountingClock()
         let ledger = Ledger(clock: clock)

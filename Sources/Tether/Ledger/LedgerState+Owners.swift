@@ -7,8 +7,7 @@
 /// 3. Its lifetime ends (``lifetimeEnded(owner:ownerEnded:cancelled:released:at:)``): *ending*,
 ///    its verdict queued for the end of the grace period.
 /// 4. Its lifetime deinitializes (the same call, `released`): the owner object is gone. With
-///    nothing of it alive, it settles (a leak among them: *released late*), and a verdict it
-///    queued last is taken back.
+///    nothing of it alive, it settles (a leak among them: *released late*).
 /// 5. The verdict (``LedgerState/judgeDueOwners(now:atMost:)``): what is gone settles, what is not
 ///    leaks — reported, or covered by the nearest ancestor that leaks, and reported once no
 ///    ancestor covers it any more.
@@ -108,13 +107,11 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner, and moves on the owners its leak covered: each is now covered by the
-    /// next ancestor that leaks, or is a leak of its own. A verdict queued for it is taken back
-    /// when it is the last one queued (an owner that ends and settles in one step, as most do);
-    /// any other is skipped when it comes up.
+    /// Drops a settled owner (a verdict queued for it is skipped when it comes up), and moves on
+    /// the owners its leak covered: each is now covered by the next ancestor that leaks, or is a
+    /// leak of its own.
     private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
         let key = owners.remove(at: index).key
-        if pending.last?.owner == key { pending.removeLast() }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
