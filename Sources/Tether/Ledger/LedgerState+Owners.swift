@@ -1,6 +1,6 @@
 /// An owner from tracked to settled: the ledger's side of ``OwnerState``. Every change of an
-/// owner's phase goes through ``apply(_:at:now:)``, which keeps the counters in step with the
-/// phases and carries out the transition's effect.
+/// owner's phase goes through ``apply(_:toOwnerAt:at:changing:)``, which keeps the counters in step
+/// with the phases and carries out the transition's effect.
 ///
 /// 1. ``LedgerState/makeOwner(type:site:at:parent:parentLink:)`` follows it: *alive*.
 /// 2. Entries opened and closed for it count as its live entries.
@@ -19,17 +19,19 @@ extension LedgerState {
         owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool, at now: Duration
     ) {
         var index = owner.flatMap { owners.index(forKey: $0.key) }
-        if ownerEnded, let at = index, !apply(.ended, at: at, now: now) { index = nil }
+        if ownerEnded, let found = index, !apply(.ended, toOwnerAt: found, at: now) { index = nil }
         cancelled.forEach { entry, wasPaused in
-            guard let at = index, entry.owner === owner else {
+            guard let found = index, entry.owner === owner else {
                 close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
                 // Another owner may have settled and left: ours may have moved in the dictionary.
                 index = owner.flatMap { owners.index(forKey: $0.key) }
                 return
             }
-            if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: at, now: now) { index = nil }
+            if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: found, at: now) {
+                index = nil
+            }
         }
-        if released, let at = index { apply(.released, at: at, now: now) }
+        if released, let found = index { apply(.released, toOwnerAt: found, at: now) }
     }
 
     /// Moves the owner with `key` on `event`, after `change` changed its book (an entry opened
@@ -40,7 +42,7 @@ extension LedgerState {
         changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
         guard let index = owners.index(forKey: key) else { return false }
-        apply(event, at: index, now: now, changing: change)
+        apply(event, toOwnerAt: index, at: now, changing: change)
         return true
     }
 
@@ -50,7 +52,7 @@ extension LedgerState {
     /// owner, so otherwise `index` still points at it.)
     @discardableResult
     mutating func apply(
-        _ event: OwnerState.Event, at index: [UInt64: OwnerBook].Index, now: Duration,
+        _ event: OwnerState.Event, toOwnerAt index: [UInt64: OwnerBook].Index, at now: Duration,
         changing change: (inout OwnerBook) -> Void = { _ in }
     ) -> Bool {
         // One access to the book, in place: reading `owners.values[index]` would copy it.
@@ -77,10 +79,10 @@ extension LedgerState {
             return true
         case .releasedLate:
             log.append(time: now, kind: .releasedLate, subject: .owner(record), site: record.siteIndex)
-            forget(at: index, now: now)
+            forget(ownerAt: index, at: now)
             return false
         case .forget:
-            forget(at: index, now: now)
+            forget(ownerAt: index, at: now)
             return false
         }
     }
@@ -110,7 +112,7 @@ extension LedgerState {
     /// Drops a settled owner (a verdict queued for it is skipped when it comes up), and moves on
     /// the owners its leak covered: each is now covered by the next ancestor that leaks, or is a
     /// leak of its own.
-    private mutating func forget(at index: [UInt64: OwnerBook].Index, now: Duration) {
+    private mutating func forget(ownerAt index: [UInt64: OwnerBook].Index, at now: Duration) {
         let key = owners.remove(at: index).key
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {

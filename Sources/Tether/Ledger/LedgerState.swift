@@ -99,7 +99,7 @@ struct LedgerState {
     /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
     mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
         let index = entry.owner.flatMap { owners.index(forKey: $0.key) }
-        close(entry, reason: reason, wasPaused: wasPaused, ownerAt: index, now: now)
+        close(entry, reason: reason, wasPaused: wasPaused, ownerAt: index, at: now)
     }
 
     /// As ``close(_:reason:wasPaused:at:)``, the entry's owner found at `index` (nil: not
@@ -108,7 +108,7 @@ struct LedgerState {
     @discardableResult
     mutating func close(
         _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: [UInt64: OwnerBook].Index?,
-        now: Duration
+        at now: Duration
     ) -> Bool {
         let owned = index.map { owners.values[$0].entries.remove(key: entry.key) != nil } ?? false
         guard owned || unowned.removeValue(forKey: entry.key) != nil else { return true }
@@ -118,7 +118,7 @@ struct LedgerState {
             time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: .owning(entry.owner),
             entryKind: entry.kind, site: entry.siteIndex)
         guard owned, let index else { return true }
-        return apply(.entryClosed, at: index, now: now)
+        return apply(.entryClosed, toOwnerAt: index, at: now)
     }
 
     /// Counts a value delivered to an entry whose owner has ended.
