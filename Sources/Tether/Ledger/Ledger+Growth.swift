@@ -43,11 +43,7 @@ extension Ledger {
     /// ```
     public func onGrowth(_ handler: @escaping @Sendable (GrowthReport) -> Void) -> AnyCancellable {
         let watcher = GrowthWatcher(handler)
-        let key = state.withLock { state in
-            let key = state.takeKey()
-            state.growth.watchers[key] = watcher
-            return key
-        }
+        let key = state.withLock { $0.keep(watcher, in: \.growth.watchers) }
         return AnyCancellable { [weak self] in
             watcher.cancel()
             let removed = self?.state.withLock { $0.growth.watchers.removeValue(forKey: key) }

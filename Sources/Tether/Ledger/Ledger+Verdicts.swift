@@ -19,11 +19,7 @@ extension Ledger {
     /// ```
     public func onLeak(_ handler: @escaping @Sendable (LeakReport) -> Void) -> AnyCancellable {
         let watcher = LeakWatcher(handler)
-        let key = state.withLock { state in
-            let key = state.takeKey()
-            state.leakWatchers[key] = watcher
-            return key
-        }
+        let key = state.withLock { $0.keep(watcher, in: \.leakWatchers) }
         return AnyCancellable { [weak self] in
             watcher.cancel()
             let removed = self?.state.withLock { $0.leakWatchers.removeValue(forKey: key) }

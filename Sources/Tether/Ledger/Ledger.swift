@@ -103,11 +103,7 @@ public final class Ledger: Sendable {
     /// short (schedule a redraw). The registration lasts until the returned token is cancelled or
     /// released.
     public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
-        let key = state.withLock { state in
-            let key = state.takeKey()
-            state.changeHandlers[key] = handler
-            return key
-        }
+        let key = state.withLock { $0.keep(handler, in: \.changeHandlers) }
         listenerCount.wrappingAdd(1, ordering: .relaxed)
         return AnyCancellable { [weak self] in
             guard let self else { return }

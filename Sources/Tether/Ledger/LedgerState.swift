@@ -53,6 +53,13 @@ struct LedgerState {
         return nextKey
     }
 
+    /// Keeps `value` (a handler) in `table` under a new key, and returns the key.
+    mutating func keep<Value>(_ value: Value, in table: WritableKeyPath<Self, [UInt64: Value]>) -> UInt64 {
+        let key = takeKey()
+        self[keyPath: table][key] = value
+        return key
+    }
+
     // MARK: - Owners
 
     /// Follows a new owner of `type`, tracked at `site`.
