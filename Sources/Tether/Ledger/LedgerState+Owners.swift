@@ -1,5 +1,5 @@
 /// An owner from tracked to settled: the ledger's side of ``OwnerState``. Every change of an
-/// owner's phase goes through ``apply(_:toOwnerAt:at:changing:)``, which keeps the counters in step
+/// owner's phase goes through ``apply(_:toOwnerAt:at:)``, which keeps the counters in step
 /// with the phases and carries out the transition's effect.
 ///
 /// 1. ``LedgerState/makeOwner(type:site:at:parent:parentLink:)`` follows it: *alive*.
@@ -34,30 +34,24 @@ extension LedgerState {
         if released, let found = index { apply(.released, toOwnerAt: found, at: now) }
     }
 
-    /// Moves the owner with `key` on `event`, after `change` changed its book (an entry opened
-    /// with ``OwnerState/Event/entryOpened``). Returns false when the owner is not followed.
+    /// Moves the owner with `key` on `event`. Returns false when the owner is not followed.
     @discardableResult
-    mutating func apply(
-        _ event: OwnerState.Event, to key: UInt64, at now: Duration,
-        changing change: (inout OwnerBook) -> Void = { _ in }
-    ) -> Bool {
+    mutating func apply(_ event: OwnerState.Event, to key: UInt64, at now: Duration) -> Bool {
         guard let index = owners.index(forKey: key) else { return false }
-        apply(event, toOwnerAt: index, at: now, changing: change)
+        apply(event, toOwnerAt: index, at: now)
         return true
     }
 
-    /// Moves the owner at `index` on `event` — the one place its phase changes — after `change`
-    /// changed its book, and carries out the transition's effect. Returns false when the owner
-    /// settled and was forgotten: `index` is no longer valid. (No other effect adds or removes an
-    /// owner, so otherwise `index` still points at it.)
+    /// Moves the owner at `index` on `event` — the one place its phase changes — and carries out
+    /// the transition's effect. Returns false when the owner settled and was forgotten: `index` is
+    /// no longer valid. (No other effect adds or removes an owner, so otherwise `index` still
+    /// points at it.)
     @discardableResult
     mutating func apply(
-        _ event: OwnerState.Event, toOwnerAt index: [UInt64: OwnerBook].Index, at now: Duration,
-        changing change: (inout OwnerBook) -> Void = { _ in }
+        _ event: OwnerState.Event, toOwnerAt index: [UInt64: OwnerBook].Index, at now: Duration
     ) -> Bool {
         // One access to the book, in place: reading `owners.values[index]` would copy it.
-        let (before, after, effect, record) = Self.move(
-            &owners.values[index], on: event, at: now, changing: change)
+        let (before, after, effect, record) = Self.move(&owners.values[index], on: event, at: now)
         if before.released != after.released {
             counters.owners -= 1
             log.append(time: now, kind: .deinit, subject: .owner(record), site: record.siteIndex)
@@ -87,13 +81,10 @@ extension LedgerState {
         }
     }
 
-    /// Changes `book`, then moves it on `event`: its state before and after, the effect, and its
-    /// record.
+    /// Moves `book` on `event`: its state before and after, the effect, and its record.
     private static func move(
-        _ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration,
-        changing change: (inout OwnerBook) -> Void
+        _ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration
     ) -> (before: OwnerState, after: OwnerState, effect: OwnerState.Effect, record: OwnerRecord) {
-        change(&book)
         let before = book.state
         let effect = book.state.on(event)
         if effect == .queueVerdict { book.endedAt = now }

@@ -95,9 +95,12 @@ struct LedgerState {
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
             ledger: ledger)
         let book = EntryBook(entry: entry)
-        let owned =
-            owner.map { apply(.entryOpened, to: $0.key, at: now) { $0.entries.insert(book) } } ?? false
-        if !owned { unowned[key] = book }
+        if let owner, let index = owners.index(forKey: owner.key) {
+            owners.values[index].entries.insert(book)
+            apply(.entryOpened, toOwnerAt: index, at: now)
+        } else {
+            unowned[key] = book
+        }
         counters[kind] += 1
         log.append(time: now, kind: .created, subject: .owning(owner), entryKind: kind, site: entry.siteIndex)
         return entry
