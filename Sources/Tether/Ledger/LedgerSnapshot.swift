@@ -161,7 +161,7 @@ extension LedgerState {
                 state: Self.snapshotState(of: book.state),
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
-        let leaks = books.compactMap(\.leak).sorted { $0.order < $1.order }.map(\.report)
+        let leaks = reported.values.sorted { $0.order < $1.order }.map(\.leak)
         return LedgerSnapshot(
             time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
             growth: growingNow, events: log.ordered(sites: sites))

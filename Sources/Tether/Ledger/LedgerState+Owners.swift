@@ -105,6 +105,7 @@ extension LedgerState {
     /// leak of its own.
     private mutating func forget(ownerAt index: [UInt64: OwnerBook].Index, at now: Duration) {
         let key = owners.remove(at: index).key
+        if !reported.isEmpty { reported.removeValue(forKey: key) }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record

@@ -11,8 +11,6 @@ struct LedgerState {
         var entries = EntryBooks()
         /// When its lifetime ended, on the ledger's clock.
         var endedAt: Duration?
-        /// Its leak, once reported, and its place among the leaks reported.
-        var leak: (report: LedgerSnapshot.Leak, order: UInt64)?
 
         init(_ record: OwnerRecord) { self.record = record }
     }
@@ -23,6 +21,10 @@ struct LedgerState {
     var unowned: [UInt64: EntryBook] = [:]
     /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
     var covered: [UInt64: [UInt64]] = [:]
+    /// The leaks reported, by owner key, with their place in the order of reporting; kept while
+    /// the owner is followed. Apart from the owners' books, which stay small for it: few owners
+    /// leak, and a report is large.
+    var reported: [UInt64: (leak: LedgerSnapshot.Leak, order: UInt64)] = [:]
     /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
     private(set) var unheard: [LeakReport] = []
     var counters = LedgerSnapshot.Counters()
@@ -191,7 +193,7 @@ struct LedgerState {
             owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: survivors)
         leaksReported += 1
-        changeOwner(key) { [leaksReported] in $0.leak = (LedgerSnapshot.Leak(report), leaksReported) }
+        reported[key] = (LedgerSnapshot.Leak(report), leaksReported)
         unheard.append(report)
         let culprit = report.culprit
         log.append(
