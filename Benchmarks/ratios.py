@@ -119,7 +119,10 @@ def load(path):
     results = defaultdict(lambda: defaultdict(dict))
     with open(path, newline="") as file:
         rows = csv.reader(line for line in file if not line.startswith("#"))
-        header = next(rows)
+        header = next(rows, None)
+        if header is None:
+            sys.exit(f"ratios.py: {path} is empty — no benchmark ran (a --filter regex must match "
+                     "a whole name: '.*send.*')")
         at = {name: index for index, name in enumerate(header)}
         for row in rows:
             metric = METRICS.get(row[at["metric"]])
