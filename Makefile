@@ -89,9 +89,10 @@ bench: deps
 	@printf '\n%s\n%s\n' "The sends, asyncSink, the observers and bind-and-end again, each pair in turns within" \
 	  "one process (a slow spell of the machine then falls on both sides alike; see Benchmarks/README.md):"
 	cd Benchmarks && $(SWIFT) build -c release --product tether-bench-profile --quiet
-	Benchmarks/.build/release/tether-bench-profile interleaved ledger-on 300
-	Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300
-	Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300
+	set -o pipefail; { Benchmarks/.build/release/tether-bench-profile interleaved ledger-on 300 && \
+	  Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300 && \
+	  Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300; } \
+	  | python3 Benchmarks/ratios.py --in-turns
 
 soak: deps
 	$(SWIFT) build -c release --product tether-lab

@@ -23,7 +23,12 @@ runs' own ratios and decides the verdict, and the runs' ratios follow; a time ju
 "best": Tether's fastest iteration over the runs ÷ the alternative's, which a spell over one whole
 process cannot move. (The best of a p50 or p99 would mean little, so it is not printed.)
 
+With --in-turns, it reads `tether-bench-profile interleaved…` output on stdin instead, passes it
+through, and adds the verdict of each pair below that the profile measured in turns with the
+ledger on (IN_TURNS), against the same target: the targets are written here alone.
+
 Usage: ratios.py RESULTS.influx.csv [MORE_RESULTS.influx.csv …]
+       tether-bench-profile interleaved ledger-on 300 | ratios.py --in-turns
 """
 
 import csv
@@ -112,6 +117,23 @@ PAIRS = [
      "frame/200x60 nothing changed/ncurses redraw", [("time", 50, "absolute", 20_000)]),
 ]
 
+# The profile's in-turns lines judged against a pair's time target: (section, variant) → label.
+IN_TURNS = {
+    ("One value to 1 subscriber, per send", "sink(boundTo:)"): "1 value, 1 subscriber: bound sink",
+    ("One value to 1 subscriber, per send", "fuse"): "1 value, 1 subscriber: fuse",
+    ("One value to 100 subscribers, per send", "sink(boundTo:)"): "1 value, 100 subscribers: bound sink",
+    ("One value to 100 subscribers, per send", "fuse"): "1 value, 100 subscribers: fuse",
+    ("LiveData publish to 100 observers whose bags track them", "LiveData"): "LiveData publish to 100 vs closures",
+    ("LiveData publish to 100 observers held weakly", "LiveData"): "LiveData publish to 100 held weakly vs weak boxes",
+    ("@Observed set with 10 .did observers", "@Observed"): "@Observed set, 10 observers vs CurrentValueSubject",
+    ("asyncSink, per value", "asyncSink"): "asyncSink, per value",
+    ("Bind and end one subscription", "Tether DisposeBag"): "bind and end one subscription",
+    ("Bind and end one subscription, ledger served", "served, no client"):
+        "bind and end, served with no client vs not served",
+    ("Bind and end one subscription, ledger reported through swift-metrics", "reporting"):
+        "bind and end at 10,000/s, reporting metrics vs not",
+}
+
 METRICS = {"Time(wallclock)": "time", "Malloc(total)": "mallocs"}
 
 
@@ -176,9 +198,41 @@ def median_run(runs):
     return merged
 
 
+def time_target(label):
+    """The (kind, bound) of pair `label`'s time check."""
+    checks = next(checks for label_, _, _, checks in PAIRS if label_ == label)
+    return next((kind, bound) for metric, _, kind, bound in checks if metric == "time")
+
+
+def judge_in_turns(lines):
+    """Passes the profile's output through, adding a verdict to each line IN_TURNS names when the
+    section was measured with the ledger on. Exits non-zero if one of them never came: the
+    profile renamed it."""
+    section, ledger_on, seen = None, False, set()
+    for line in lines:
+        line = line.rstrip("\n")
+        if not line.startswith(" "):
+            title, _, rest = line.rpartition(", ledger ")
+            section, ledger_on = title, rest.startswith("on;")
+        elif ledger_on and "÷" in line:
+            variant, _, rest = line.strip().partition(": median ")
+            label = IN_TURNS.get((section, variant))
+            if label is not None:
+                ratio = float(rest.split("per round: median ")[1].split(" ")[0])
+                target, met = judge(*time_target(label), ratio, 0)
+                line += f"; target {target} {'PASS' if met else 'MISS'}"
+                seen.add((section, variant))
+        print(line, flush=True)
+    missing = [f"{section}: {variant}" for section, variant in IN_TURNS if (section, variant) not in seen]
+    if missing:
+        sys.exit("ratios.py: no in-turns reading, with the ledger on, of " + "; ".join(missing))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    if sys.argv[1:] == ["--in-turns"]:
+        return judge_in_turns(sys.stdin)
     runs = []
     for path in sys.argv[1:]:
         try:

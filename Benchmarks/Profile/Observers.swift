@@ -42,7 +42,6 @@ func interleavedObservers(rounds: Int, ledger: Ledger) {
     }
     interleaved(
         "LiveData publish to 100 observers whose bags track them", rounds: rounds, operations: publishes,
-        targets: ["LiveData": .atMost(1.0)],
         [
             ("closure array", repeating(closureArray(), publishes)),
             ("closure array adding atomically", repeating(closureArrayAddingAtomically(), publishes)),
@@ -50,12 +49,10 @@ func interleavedObservers(rounds: Int, ledger: Ledger) {
         ])
     interleaved(
         "LiveData publish to 100 observers held weakly", rounds: rounds, operations: publishes,
-        targets: ["LiveData": .atMost(1.0)],
         [("weak boxes", repeating(weakBoxes(), publishes)), ("LiveData", repeating(untracked, publishes))])
     let sets = 2_000
     interleaved(
         "@Observed set with 10 .did observers", rounds: rounds, operations: sets,
-        targets: ["@Observed": .below(1.0)],
         [
             ("CurrentValueSubject", repeating(currentValueSubject(), sets)),
             ("@Observed", repeating(observedSet, sets)),

@@ -179,11 +179,10 @@ final class Tally: Sendable {
 /// subscribers reads about 12 µs in some processes and 18–20 µs in others); in turns, a spell
 /// falls on all variants alike, so each round's ratio compares like with like.
 /// Prints each variant's median time per operation and the quartiles of the rounds' ratios to
-/// the first variant; with the ledger on, a variant with a target (`make bench`'s, ratios.py) is
-/// judged by the median ratio.
+/// the first variant. `make bench` pipes this through `ratios.py --in-turns`, which judges each
+/// pair with a target by its median ratio: the targets live there alone.
 func interleaved(
-    _ title: String, rounds: Int, operations: Int, targets: [String: Target] = [:],
-    _ variants: [(name: String, run: () -> Void)]
+    _ title: String, rounds: Int, operations: Int, _ variants: [(name: String, run: () -> Void)]
 ) {
     var perOperation = [[Double]](repeating: [], count: variants.count)
     let clock = ContinuousClock()
@@ -207,25 +206,8 @@ func interleaved(
             let median = quantile(ratios, 0.5)
             line += "; ÷ \(variants[0].name) per round: median \(show(median))"
             line += " (quartiles \(show(quantile(ratios, 0.25)))–\(show(quantile(ratios, 0.75))))"
-            if ledger.isEnabled, let target = targets[variant.name] {
-                line += "; \(target.verdict(median: median))"
-            }
         }
         print(line)
-    }
-}
-
-/// A pair's target, as `make bench` states it (Benchmarks/ratios.py): Tether's side ÷ the
-/// alternative at most, or below, `bound`.
-enum Target {
-    case atMost(Double)
-    case below(Double)
-
-    func verdict(median ratio: Double) -> String {
-        switch self {
-        case .atMost(let bound): "target ≤ \(bound)× \(ratio <= bound ? "PASS" : "MISS")"
-        case .below(let bound): "target < \(bound)× \(ratio < bound ? "PASS" : "MISS")"
-        }
     }
 }
 
@@ -248,7 +230,7 @@ func interleavedSends(subscribers: Int, rounds: Int) {
     }
     interleaved(
         "One value to \(subscribers) subscriber\(subscribers == 1 ? "" : "s"), per send", rounds: rounds,
-        operations: sends, targets: ["sink(boundTo:)": .atMost(1.10), "fuse": .atMost(1.10)],
+        operations: sends,
         [
             ("OpenCombine sink", sending(to: raw)), ("sink(boundTo:)", sending(to: bound)),
             ("fuse", sending(to: fused)),
@@ -274,7 +256,7 @@ func interleavedAsyncSink(rounds: Int, ledger: Ledger) {
         }
     }
     interleaved(
-        "asyncSink, per value", rounds: rounds, operations: values, targets: ["asyncSink": .atMost(2.0)],
+        "asyncSink, per value", rounds: rounds, operations: values,
         [("Task per value", sending(to: raw)), ("asyncSink", sending(to: tether))])
     for cancellable in cancellables { cancellable.cancel() }
 }
