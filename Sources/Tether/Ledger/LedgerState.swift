@@ -21,9 +21,9 @@ struct LedgerState {
     var unowned: [UInt64: EntryBook] = [:]
     /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
     var covered: [UInt64: [UInt64]] = [:]
-    /// The leaks reported, by owner key, with their place in the order of reporting; kept while
-    /// the owner is followed. Apart from the owners' books, which stay small for it: few owners
-    /// leak, and a report is large.
+    /// The leaks reported, by owner key, with their place in the order of reporting (a key of the
+    /// one sequence, taken when the report is made); kept while the owner is followed. Apart from
+    /// the owners' books, which stay small for it: few owners leak, and a report is large.
     var reported: [UInt64: (leak: LedgerSnapshot.Leak, order: UInt64)] = [:]
     /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
     private(set) var unheard: [LeakReport] = []
@@ -39,9 +39,8 @@ struct LedgerState {
     /// Growth found at checkpoints (``Ledger/checkpoint()``); untouched by recording.
     var growth = LedgerGrowth()
     var ownerNames = OwnerNames()
-    private var leaksReported: UInt64 = 0
-    /// One sequence for owners, entries and handlers: keys are unique and follow the order things
-    /// were made in.
+    /// One sequence for owners, entries, handlers and leak reports: keys are unique and follow the
+    /// order things were made in.
     private var nextKey: UInt64 = 1
 
     init(gracePeriod: Duration, eventCapacity: Int) {
@@ -192,8 +191,7 @@ struct LedgerState {
         let report = LeakReport(
             owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: survivors)
-        leaksReported += 1
-        reported[key] = (LedgerSnapshot.Leak(report), leaksReported)
+        reported[key] = (LedgerSnapshot.Leak(report), order: takeKey())
         unheard.append(report)
         let culprit = report.culprit
         log.append(
