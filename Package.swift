@@ -84,7 +84,8 @@ let package = Package(
                 "Lab", "TerminalUI", "TetherInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // What every test target shares: one seeded generator, one bounded wait, the tags.
+        // What every test target shares: one seeded generator, one bounded wait, the tags, and
+        // child processes started without Foundation.Process.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "TetherTests",

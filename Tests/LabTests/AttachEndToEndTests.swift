@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import TerminalUITesting
+import TestSupport
 import Testing
 import Tether
 import TetherInspector
@@ -132,7 +133,7 @@ import Darwin
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
-        #expect(dump.process == "tether-lab" && dump.pid == lab.process.processIdentifier)
+        #expect(dump.process == "tether-lab" && dump.pid == lab.pid)
         #expect(
             dump.counters.leaks == 1,
             "(zombies are left out: the dead loop counts them on a thread of its own)")
@@ -169,7 +170,7 @@ import Darwin
         let result = try LabBinary.run(["attach", link, "--dump", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
-        #expect(dump.process == "tether-lab" && dump.pid == lab.process.processIdentifier)
+        #expect(dump.process == "tether-lab" && dump.pid == lab.pid)
         #expect(lab.stop() == 0)
     }
 
@@ -185,7 +186,9 @@ import Darwin
         let owners = Ledger.$current.withValue(ledger) { (0..<500).map { _ in DumpedOwner(subject) } }
         let server = try LedgerServer.start(at: path, ledger: ledger)
         defer { server.stop() }
-        let attaches = try (0..<100).map { _ in try RunningLab(["attach", path, "--dump", "json"]) }
+        let attaches = try (0..<100).map { _ in
+            try ChildProcess(LabBinary.path, ["attach", path, "--dump", "json"])
+        }
         var failures: [String] = []
         for attach in attaches {
             let result = attach.finish()
@@ -258,21 +261,16 @@ import Darwin
         if geteuid() == 0 {
             let setpriv = "/usr/bin/setpriv"
             try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv, to drop root")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: setpriv)
-            process.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", "--", LabBinary.path, "attach", path,
-                "--dump",
-                "json",
-            ]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 2)
-            #expect(text == "tether-lab attach: \(path): permission denied (another user's socket?)\n")
+            let result = try ChildProcess(
+                setpriv,
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "--", LabBinary.path, "attach", path,
+                    "--dump", "json",
+                ], captureOutput: false
+            ).finish()
+            #expect(result.status == 2)
+            #expect(
+                result.stderr == "tether-lab attach: \(path): permission denied (another user's socket?)\n")
         } else {
             chmod(path, 0)
             try expectOneLineError(["attach", path, "--dump", "json"], "permission denied")
@@ -302,31 +300,5 @@ private final class DumpedOwner {
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
         events.sink { _ in }.store(in: bag)
-    }
-}
-
-/// The lab started with `arguments`, stdin and stdout not terminals, running while others start:
-/// ``finish()`` reads all it prints and waits for its exit.
-private final class RunningLab {
-    private let process = Process()
-    private let output = Pipe()
-    private let errors = Pipe()
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: LabBinary.path)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    func finish() -> LabBinary.Result {
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return LabBinary.Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
     }
 }

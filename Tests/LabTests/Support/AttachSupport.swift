@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TerminalUI
 import TerminalUITesting
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -86,44 +86,23 @@ enum LabTerminal {
 /// A lab run headless with `--serve`: it prints its dump, then serves its final state until its
 /// standard input is closed.
 final class HeadlessServingLab {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let child: ChildProcess
+    var pid: pid_t { child.pid }
 
     /// Returns once the lab serves and has run its keys: it prints its screen after the last key,
     /// and serves from before the first, so a client that came sooner would see a state between.
     init(keys: String, serving path: String) throws {
-        process.executableURL = URL(fileURLWithPath: LabBinary.path)
-        process.arguments = ["--headless", "--keys", keys, "--serve", path]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let printed = Flag()
-        // Drained to the end, where the handler goes (at end-of-file it would be called forever).
-        output.fileHandleForReading.readabilityHandler = { handle in
-            if handle.availableData.isEmpty { handle.readabilityHandler = nil } else { printed.raise() }
-        }
-        try process.run()
+        child = try ChildProcess(
+            LabBinary.path, ["--headless", "--keys", keys, "--serve", path], input: true, captureErrors: false
+        )
         waitFor("the headless lab's socket") { socketMode(path) != nil }
-        waitFor("the headless lab to run its keys") { printed.isRaised }
-    }
-
-    /// Raised once, from the pipe's reading thread.
-    private final class Flag: Sendable {
-        private let raised = Atomic(false)
-        var isRaised: Bool { raised.load(ordering: .acquiring) }
-        func raise() { raised.store(true, ordering: .releasing) }
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        waitFor("the headless lab to run its keys") { !child.output.isEmpty }
     }
 
     /// Closes its input, and waits for it to exit.
     func stop() -> Int32 {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        child.closeInput()
+        return child.waitForExit()
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -12,32 +11,12 @@ import Darwin
 /// `inspector-demo` serving a ledger in a process of its own, driven through its stdin (`bind N`,
 /// `end`, `note TEXT`, `stop`, `exit`); it answers `ok` on stdout after each command.
 final class DemoProcess {
-    /// The built `inspector-demo`, next to the test bundle (the test target depends on it).
-    static var binary: String {
-        let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            bin, bin.deletingLastPathComponent(),
-            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
-        ]
-        for directory in candidates {
-            let path = directory.appendingPathComponent("inspector-demo").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return bin.appendingPathComponent("inspector-demo").path
-    }
-
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let received = Output()
+    private let child: ChildProcess
+    private let path: String
     private var commands = 0
 
-    private final class Output: Sendable {
-        let text = Mutex("")
-    }
-
-    var pid: pid_t { process.processIdentifier }
-    var text: String { received.text.withLock { $0 } }
+    var pid: pid_t { child.pid }
+    var text: String { child.output }
 
     /// Starts serving at `path`; returns once the socket is in place (or the process ended).
     convenience init(serving path: String) async throws {
@@ -45,54 +24,38 @@ final class DemoProcess {
         await waitForStart()
     }
 
-    private let path: String
-
     /// Starts the process, serving at `path`, without waiting for it: ``waitForStart()`` does.
     init(starting path: String) throws {
         self.path = path
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = [path]
-        process.standardInput = input
-        process.standardOutput = output
-        let received = received
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            received.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        child = try ChildProcess(ChildProcess.builtProduct("inspector-demo"), [path], input: true)
     }
 
     /// Waits until the process serves, or has ended.
     func waitForStart() async {
-        await waitUntil("the demo serving") { text.contains("serving \(path)") || !process.isRunning }
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        output.fileHandleForReading.readabilityHandler = nil
+        await waitUntil("the demo serving") { text.contains("serving \(path)") || !child.isRunning }
     }
 
     /// Sends a command and waits for its `ok`.
     func send(_ command: String) async {
         commands += 1
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        child.send(command + "\n")
         let expected = commands
         await waitUntil("ok for \(command)") { text.components(separatedBy: "ok\n").count - 1 >= expected }
     }
 
     /// Sends a command after which the process exits, and waits for the exit.
     func sendExit(_ command: String = "exit") async -> Int32 {
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        child.send(command + "\n")
         return await waitForExit()
     }
 
     func deliver(signal: Int32) {
-        kill(process.processIdentifier, signal)
+        child.send(signal: signal)
     }
 
     func waitForExit() async -> Int32 {
-        await waitUntil("the demo's exit") { !process.isRunning }
-        return process.terminationStatus
+        await waitUntil("the demo's exit") { !child.isRunning }
+        return child.waitForExit()
     }
 
     /// Voluntary context switches of every thread of the process, from /proc: how often its

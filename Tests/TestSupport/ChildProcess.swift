@@ -1,0 +1,251 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A program the tests run as a child, with pipes for what they write to it and read from it.
+///
+/// Started with `posix_spawn` and read with plain non-blocking reads, so a test process holds
+/// no Dispatch source for its children (`Foundation.Process` and `readabilityHandler` do, and
+/// on Linux a source whose descriptor is closed and reused can crash libdispatch's event loop).
+/// Not `Sendable`: use it from one task. A child the test did not wait for is killed at deinit.
+public final class ChildProcess {
+    public struct Result {
+        /// The exit code, or 128 + the signal that ended it, as a shell reports it.
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public let pid: pid_t
+    private var input: Int32
+    /// The read ends of the pipes of standard output (0) and standard error (1); -1 once
+    /// closed, or for a stream sent to /dev/null.
+    private var readers: [Int32]
+    private var received: [[UInt8]] = [[], []]
+    private var status: Int32?
+
+    /// Starts `executable`. Standard input is a pipe when `input` is true, else /dev/null; so
+    /// is each output when it is not captured. The child has the test's environment, with
+    /// `environment`'s variables set over it.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        input takesInput: Bool = false, captureOutput: Bool = true, captureErrors: Bool = true
+    ) throws {
+        // Every descriptor made here is close-on-exec, so children started at the same time
+        // by other tests hold no end of these pipes (which would keep an end-of-file away).
+        var stdin: (read: Int32, write: Int32) = (-1, -1)
+        var outputs: [(read: Int32, write: Int32)] = [(-1, -1), (-1, -1)]
+        func closeAll() {
+            for fd in [stdin.read, stdin.write] + outputs.flatMap({ [$0.read, $0.write] }) where fd >= 0 {
+                close(fd)
+            }
+        }
+        if takesInput { stdin = try Self.pipe() }
+        for (index, captured) in [captureOutput, captureErrors].enumerated() where captured {
+            do { outputs[index] = try Self.pipe() } catch {
+                closeAll()
+                throw error
+            }
+        }
+
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if takesInput {
+            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        for (index, pipe) in outputs.enumerated() {
+            if pipe.write >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, pipe.write, Int32(index + 1))
+            } else {
+                posix_spawn_file_actions_addopen(&actions, Int32(index + 1), "/dev/null", O_WRONLY, 0)
+            }
+        }
+        // The child starts with every signal at its default and none blocked, whatever the
+        // test process ignores or blocks.
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        // The child's ends are the child's alone now.
+        for fd in [stdin.read] + outputs.map(\.write) where fd >= 0 { close(fd) }
+        guard spawned == 0 else {
+            for fd in [stdin.write] + outputs.map(\.read) where fd >= 0 { close(fd) }
+            throw SpawnError(executable: executable, code: spawned)
+        }
+        pid = child
+        input = stdin.write
+        readers = outputs.map(\.read)
+        for fd in readers where fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    }
+
+    /// The path of the package's executable `name`, built beside the test bundle (a test target
+    /// that runs it depends on it, so it is built first).
+    public static func builtProduct(_ name: String) -> String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            bundle, bundle.deletingLastPathComponent(),
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+        ]
+        let found = candidates.map { $0.appendingPathComponent(name).path }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        return found ?? bundle.appendingPathComponent(name).path
+    }
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public var executable: String
+        public var code: Int32
+        public var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
+    }
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            var raw: Int32 = 0
+            waitpid(pid, &raw, 0)
+        }
+        for fd in [input] + readers where fd >= 0 { close(fd) }
+    }
+
+    /// What the child wrote to standard output so far.
+    public var output: String {
+        pump()
+        return String(decoding: received[0], as: UTF8.self)
+    }
+
+    /// What the child wrote to standard error so far.
+    public var errors: String {
+        pump()
+        return String(decoding: received[1], as: UTF8.self)
+    }
+
+    /// Whether the child has not exited yet. Once it has, its status is kept.
+    public var isRunning: Bool {
+        if status == nil { reap(options: WNOHANG) }
+        return status == nil
+    }
+
+    /// Writes `text` to the child's standard input, all of it, or as much as a child that
+    /// closed its end lets through.
+    public func send(_ text: String) {
+        precondition(input >= 0, "the child was started without input, or its input was closed")
+        Self.ignoreBrokenPipes
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Closes the child's standard input: it reads end-of-file.
+    public func closeInput() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    public func send(signal: Int32) {
+        if status == nil { kill(pid, signal) }
+    }
+
+    /// Waits for the child to exit, reading all it writes until then.
+    public func waitForExit() -> Int32 {
+        while readers.contains(where: { $0 >= 0 }) {
+            var polled = readers.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&polled, nfds_t(polled.count), -1) < 0 && errno != EINTR { break }
+            pump()
+        }
+        if status == nil { reap(options: 0) }
+        return status ?? -1
+    }
+
+    /// Waits for the child to exit, and gives what it wrote.
+    public func finish() -> Result {
+        let status = waitForExit()
+        return Result(
+            status: status, stdout: String(decoding: received[0], as: UTF8.self),
+            stderr: String(decoding: received[1], as: UTF8.self))
+    }
+
+    /// Reads what is there without waiting; closes a stream at its end.
+    private func pump() {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        for index in readers.indices where readers[index] >= 0 {
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(readers[index], $0.baseAddress, $0.count) }
+                if count > 0 {
+                    received[index] += chunk[..<count]
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    if count == 0 || errno != EAGAIN {
+                        close(readers[index])
+                        readers[index] = -1
+                    }
+                    break
+                }
+            }
+        }
+    }
+
+    private func reap(options: Int32) {
+        var raw: Int32 = 0
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &raw, options) } while reaped < 0 && errno == EINTR
+        guard reaped == pid else { return }
+        let signal = raw & 0x7F
+        status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+    }
+
+    /// A write to a child that has exited fails with EPIPE instead of killing the test process.
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// A one-way channel, close-on-exec from the start on Linux: a socket pair there, since
+    /// Swift's Glibc has no `pipe2`.
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        #if canImport(Glibc)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
+            throw SpawnError(executable: "a pipe", code: errno)
+        }
+        #else
+        guard Darwin.pipe(&fds) == 0 else { throw SpawnError(executable: "a pipe", code: errno) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #endif
+        return (fds[0], fds[1])
+    }
+}
