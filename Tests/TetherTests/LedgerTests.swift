@@ -129,6 +129,30 @@ private final class ChildModel {
         #expect(snapshot.events.map(\.kind).suffix(2) == [.deinit, .releasedLate])
     }
 
+    /// Leaks are listed in the order they were found — by the end of each grace period, not by
+    /// when each owner was made — and a late release takes one out without moving the others.
+    @Test func leaksAreListedInTheOrderTheyWereFound() {
+        let fixture = LedgerFixture()
+        var models: [Model?] = fixture.run { (0..<3).map { _ in Model() } }
+        let ids = models.map { $0?.bag.ownerID?.description }
+        #expect(ids == ["Model#1", "Model#2", "Model#3"])
+        for index in [2, 0, 1] {
+            models[index]?.bag.dispose()
+            fixture.clock.advance(by: .milliseconds(100))
+        }
+        fixture.passGracePeriod()
+        let found = fixture.ledger.snapshot().leaks.map(\.owner.description)
+        #expect(found == [ids[2], ids[0], ids[1]])
+
+        models[0] = nil
+        #expect(fixture.ledger.snapshot().leaks.map(\.owner.description) == [ids[2], ids[1]])
+        let later = fixture.run { Model() }
+        later.bag.dispose()
+        fixture.passGracePeriod()
+        let all = fixture.ledger.snapshot().leaks.map(\.owner.description)
+        #expect(all == [ids[2], ids[1], later.bag.ownerID?.description])
+    }
+
     @Test func onlyTheRootOwnerIsReported() throws {
         let fixture = LedgerFixture()
         let screen = fixture.run { ParentModel() }
