@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -181,20 +182,33 @@ public final class ChildProcess {
         if status == nil { kill(pid, signal) }
     }
 
-    /// Waits for the child to exit, reading all it writes until then.
-    public func waitForExit() -> Int32 {
-        while readers.contains(where: { $0 >= 0 }) {
-            var polled = readers.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            if poll(&polled, nfds_t(polled.count), -1) < 0 && errno != EINTR { break }
+    /// Waits for the child to exit, reading all it writes until then. A child still running after
+    /// `bound` is killed and the wait recorded as an issue: a hung child fails its test instead of
+    /// hanging the run.
+    public func waitForExit(
+        within bound: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int32 {
+        let deadline = ContinuousClock.now + bound
+        var killed = false
+        while readers.contains(where: { $0 >= 0 }) || isRunning {
+            if !killed, ContinuousClock.now >= deadline {
+                Issue.record(
+                    "the child did not exit within \(bound); killed it", sourceLocation: sourceLocation)
+                kill(pid, SIGKILL)
+                killed = true
+            }
+            // Returns when output comes or ends; with none left to read, a pause between checks.
+            var polled = readers.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&polled, nfds_t(polled.count), 10)
             pump()
         }
-        if status == nil { reap(options: 0) }
         return status ?? -1
     }
 
-    /// Waits for the child to exit, and gives what it wrote.
-    public func finish() -> Result {
-        let status = waitForExit()
+    /// Waits for the child to exit, as ``waitForExit(within:sourceLocation:)``, and gives what it
+    /// wrote.
+    public func finish(sourceLocation: SourceLocation = #_sourceLocation) -> Result {
+        let status = waitForExit(sourceLocation: sourceLocation)
         return Result(
             status: status, stdout: String(decoding: received[0], as: UTF8.self),
             stderr: String(decoding: received[1], as: UTF8.self))
