@@ -22,11 +22,10 @@ public final class ChildProcess {
     }
 
     public let pid: pid_t
+    /// The write end of the child's standard input; -1 once closed, or when it reads /dev/null.
     private var input: Int32
-    /// The read ends of the pipes of standard output (0) and standard error (1); -1 once
-    /// closed, or for a stream sent to /dev/null.
-    private var readers: [Int32]
-    private var received: [[UInt8]] = [[], []]
+    private var stdout: Capture
+    private var stderr: Capture
     private var status: Int32?
 
     /// Starts `executable`. Standard input is a pipe when `input` is true, else /dev/null; so
@@ -36,21 +35,20 @@ public final class ChildProcess {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         input takesInput: Bool = false, captureOutput: Bool = true, captureErrors: Bool = true
     ) throws {
-        // Every descriptor made here is close-on-exec, so children started at the same time
-        // by other tests hold no end of these pipes (which would keep an end-of-file away).
-        var stdin: (read: Int32, write: Int32) = (-1, -1)
-        var outputs: [(read: Int32, write: Int32)] = [(-1, -1), (-1, -1)]
-        func closeAll() {
-            for fd in [stdin.read, stdin.write] + outputs.flatMap({ [$0.read, $0.write] }) where fd >= 0 {
-                close(fd)
+        // The child's standard streams that are pipes, by descriptor: the test's end and the
+        // child's. Every descriptor made here is close-on-exec, so children started at the same
+        // time by other tests hold no end of these pipes (which would keep an end-of-file away).
+        var pipes: [Int32: (ours: Int32, child: Int32)] = [:]
+        do {
+            if takesInput { pipes[0] = try Self.pipe(childReads: true) }
+            if captureOutput { pipes[1] = try Self.pipe() }
+            if captureErrors { pipes[2] = try Self.pipe() }
+        } catch {
+            for pipe in pipes.values {
+                close(pipe.ours)
+                close(pipe.child)
             }
-        }
-        if takesInput { stdin = try Self.pipe() }
-        for (index, captured) in [captureOutput, captureErrors].enumerated() where captured {
-            do { outputs[index] = try Self.pipe() } catch {
-                closeAll()
-                throw error
-            }
+            throw error
         }
 
         #if canImport(Darwin)
@@ -62,16 +60,12 @@ public final class ChildProcess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if takesInput {
-            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        for (index, pipe) in outputs.enumerated() {
-            if pipe.write >= 0 {
-                posix_spawn_file_actions_adddup2(&actions, pipe.write, Int32(index + 1))
+        for descriptor: Int32 in 0...2 {
+            if let pipe = pipes[descriptor] {
+                posix_spawn_file_actions_adddup2(&actions, pipe.child, descriptor)
             } else {
-                posix_spawn_file_actions_addopen(&actions, Int32(index + 1), "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(
+                    &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
         // The child starts with every signal at its default and none blocked, whatever the
@@ -100,15 +94,15 @@ public final class ChildProcess {
         var child: pid_t = 0
         let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         // The child's ends are the child's alone now.
-        for fd in [stdin.read] + outputs.map(\.write) where fd >= 0 { close(fd) }
+        for pipe in pipes.values { close(pipe.child) }
         guard spawned == 0 else {
-            for fd in [stdin.write] + outputs.map(\.read) where fd >= 0 { close(fd) }
+            for pipe in pipes.values { close(pipe.ours) }
             throw SpawnError(executable: executable, code: spawned)
         }
         pid = child
-        input = stdin.write
-        readers = outputs.map(\.read)
-        for fd in readers where fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        input = pipes[0]?.ours ?? -1
+        stdout = Capture(pipes[1]?.ours ?? -1)
+        stderr = Capture(pipes[2]?.ours ?? -1)
     }
 
     /// The path of the package's executable `name`, built beside the test bundle (a test target
@@ -137,19 +131,19 @@ public final class ChildProcess {
             var raw: Int32 = 0
             waitpid(pid, &raw, 0)
         }
-        for fd in [input] + readers where fd >= 0 { close(fd) }
+        for fd in [input, stdout.fd, stderr.fd] where fd >= 0 { close(fd) }
     }
 
     /// What the child wrote to standard output so far.
     public var output: String {
         pump()
-        return String(decoding: received[0], as: UTF8.self)
+        return stdout.text
     }
 
     /// What the child wrote to standard error so far.
     public var errors: String {
         pump()
-        return String(decoding: received[1], as: UTF8.self)
+        return stderr.text
     }
 
     /// Whether the child has not exited yet. Once it has, its status is kept.
@@ -190,7 +184,7 @@ public final class ChildProcess {
     ) -> Int32 {
         let deadline = ContinuousClock.now + bound
         var killed = false
-        while readers.contains(where: { $0 >= 0 }) || isRunning {
+        while stdout.fd >= 0 || stderr.fd >= 0 || isRunning {
             if !killed, ContinuousClock.now >= deadline {
                 Issue.record(
                     "the child did not exit within \(bound); killed it", sourceLocation: sourceLocation)
@@ -198,7 +192,9 @@ public final class ChildProcess {
                 killed = true
             }
             // Returns when output comes or ends; with none left to read, a pause between checks.
-            var polled = readers.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var polled = [stdout.fd, stderr.fd].filter { $0 >= 0 }.map {
+                pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+            }
             _ = poll(&polled, nfds_t(polled.count), 10)
             pump()
         }
@@ -209,27 +205,45 @@ public final class ChildProcess {
     /// wrote.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) -> Result {
         let status = waitForExit(sourceLocation: sourceLocation)
-        return Result(
-            status: status, stdout: String(decoding: received[0], as: UTF8.self),
-            stderr: String(decoding: received[1], as: UTF8.self))
+        return Result(status: status, stdout: stdout.text, stderr: stderr.text)
     }
 
-    /// Reads what is there without waiting; closes a stream at its end.
+    /// Reads what the child wrote, without waiting.
     private func pump() {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        for index in readers.indices where readers[index] >= 0 {
+        stdout.drain()
+        stderr.drain()
+    }
+
+    /// What the child writes to one of its outputs, as read so far.
+    private struct Capture {
+        /// The pipe's read end, non-blocking; -1 once the output ended, or when it goes to
+        /// /dev/null.
+        private(set) var fd: Int32
+        private var bytes: [UInt8] = []
+
+        init(_ fd: Int32) {
+            self.fd = fd
+            if fd >= 0 { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        /// Reads what is there without waiting; closes the pipe at its end.
+        mutating func drain() {
+            guard fd >= 0 else { return }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let count = chunk.withUnsafeMutableBytes { read(readers[index], $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    received[index] += chunk[..<count]
+                    bytes += chunk[..<count]
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
                     if count == 0 || errno != EAGAIN {
-                        close(readers[index])
-                        readers[index] = -1
+                        close(fd)
+                        fd = -1
                     }
-                    break
+                    return
                 }
             }
         }
@@ -247,9 +261,10 @@ public final class ChildProcess {
     /// A write to a child that has exited fails with EPIPE instead of killing the test process.
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    /// A one-way channel, close-on-exec from the start on Linux: a socket pair there, since
-    /// Swift's Glibc has no `pipe2`.
-    private static func pipe() throws -> (read: Int32, write: Int32) {
+    /// A one-way channel for one of the child's streams, which the child reads when `childReads`
+    /// and writes otherwise: the test's end and the child's. Close-on-exec from the start on
+    /// Linux: a socket pair there, since Swift's Glibc has no `pipe2`.
+    private static func pipe(childReads: Bool = false) throws -> (ours: Int32, child: Int32) {
         var fds: [Int32] = [-1, -1]
         #if canImport(Glibc)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -260,6 +275,7 @@ public final class ChildProcess {
         guard Darwin.pipe(&fds) == 0 else { throw SpawnError(executable: "a pipe", code: errno) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #endif
-        return (fds[0], fds[1])
+        let (read, write) = (fds[0], fds[1])
+        return childReads ? (write, read) : (read, write)
     }
 }
