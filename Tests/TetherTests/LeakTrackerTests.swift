@@ -31,6 +31,22 @@ private final class Holder {
         #expect(report.description.contains("the owner object itself"))
     }
 
+    /// The report waits one grace period from now: an owner that ended after the clock moved,
+    /// while another owner's verdict was pending, is judged all the same.
+    @Test func ownerEndedAfterTheClockMovedIsReported() {
+        let tracker = LeakTracker()
+        let kept = tracker.run { () -> Holder in
+            var first: Holder? = Holder()
+            first?.bag.dispose()
+            first = nil
+            tracker.clock.advance(by: .milliseconds(10))
+            let second = Holder()
+            second.bag.dispose()
+            return second
+        }
+        #expect(tracker.report().leaks.map(\.owner) == kept.bag.ownerID.map { [$0] })
+    }
+
     @Test func entryLeftAliveIsReportedWithItsCallSite() {
         let tracker = LeakTracker()
         let subject = PassthroughSubject<Int, Never>()

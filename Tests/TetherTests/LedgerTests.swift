@@ -386,26 +386,98 @@ private final class CountingClock: TetherClock {
     func sleep(until deadline: Duration) async throws { try await base.sleep(until: deadline) }
 }
 
+/// A manual clock that, like ``SystemClock``, waits out a schedule's tolerance, and counts how
+/// many actions were scheduled on it.
+private final class WaitingClock: TetherClock {
+    let base = CountingClock()
+
+    var count: Int { base.count }
+    var now: Duration { base.now }
+
+    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        base.schedule(at: deadline, action)
+    }
+
+    func schedule(
+        at deadline: Duration, tolerance: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> ScheduledAction {
+        base.schedule(at: deadline + tolerance, action)
+    }
+
+    func sleep(until deadline: Duration) async throws { try await base.sleep(until: deadline) }
+}
+
 @Suite struct LedgerVerdictBatchingTests {
-    @Test func ownersEndingInQuickSuccessionShareVerdictTimers() {
+    @Test func ownersEndingTogetherShareOneVerdictTimer() {
         let clock = CountingClock()
+        let ledger = Ledger(clock: clock)
+        let kept = (0..<100).map { _ in Ledger.$current.withValue(ledger) { Model() } }
+        for model in kept { model.bag.dispose() }  // every owner leaks: each one must be judged
+        clock.base.advance(by: ledger.gracePeriod)
+        #expect(ledger.counters.leaks == 100)
+        #expect(clock.count == 1)
+        withExtendedLifetime(kept) {}
+    }
+
+    /// On a clock that waits out the tolerance, owners ending 1 ms apart share a verdict timer per
+    /// tenth of the grace period, not one each; none is judged early.
+    @Test func ownersEndingInQuickSuccessionShareTimersOnAClockThatWaits() {
+        let clock = WaitingClock()
         let ledger = Ledger(clock: clock)
         var kept: [Model] = []
         for _ in 0..<100 {
             let model = Ledger.$current.withValue(ledger) { Model() }
             model.bag.dispose()
             kept.append(model)  // every owner leaks: each one must be judged
-            clock.base.advance(by: .milliseconds(1))
+            clock.base.base.advance(by: .milliseconds(1))
         }
-        // The last owner ended at 99 ms; none may be judged before its 300 ms have passed.
-        clock.base.advance(to: .milliseconds(398))
+        // None may be judged before its 300 ms have passed: the first ended at 0 ms, the last at 99.
+        clock.base.base.advance(to: .milliseconds(299))
+        #expect(ledger.counters.leaks == 0)
+        clock.base.base.advance(to: .milliseconds(398))
         #expect(ledger.counters.leaks < 100)
-        clock.base.advance(to: .milliseconds(440))
+        clock.base.base.advance(to: .milliseconds(440))
         #expect(ledger.counters.leaks == 100)
-        // One timer per tenth of the grace period at most, not one per owner.
         #expect(clock.count <= 5)
         kept.removeAll()
         #expect(ledger.counters.leaks == 0)
+    }
+
+    /// Each owner is judged when its own grace period ends, not later — whatever verdicts came
+    /// before it: a test that advances the clock by the grace period after an end sees its verdict.
+    @Test func ownersEndingApartAreEachJudgedWhenTheirGracePeriodEnds() {
+        let clock = ManualClock()
+        let ledger = Ledger(clock: clock)
+        var kept: [Model] = []
+        for _ in 0..<100 {
+            let model = Ledger.$current.withValue(ledger) { Model() }
+            model.bag.dispose()
+            kept.append(model)
+            clock.advance(by: .milliseconds(1))
+        }
+        // Owner n ended at n ms: at 300 + n ms exactly n + 1 owners are judged.
+        for judged in [1, 2, 50, 100] {
+            clock.advance(to: ledger.gracePeriod + .milliseconds(judged - 1))
+            #expect(ledger.counters.leaks == judged)
+        }
+        kept.removeAll()
+        #expect(ledger.counters.leaks == 0)
+    }
+
+    /// A verdict timer armed for an owner that settled meanwhile finds nothing to judge: the next
+    /// owner is still judged when its grace period ends.
+    @Test func anOwnerIsJudgedOnTimeAfterATimerThatFoundNothing() {
+        let clock = ManualClock()
+        let ledger = Ledger(clock: clock)
+        var first: Model? = Ledger.$current.withValue(ledger) { Model() }
+        first?.bag.dispose()  // a timer is armed for its verdict
+        first = nil  // and it settles: the timer will find nothing
+        clock.advance(by: .milliseconds(10))
+        let second = Ledger.$current.withValue(ledger) { Model() }
+        second.bag.dispose()
+        clock.advance(by: ledger.gracePeriod)
+        #expect(ledger.snapshot().leaks.map(\.owner) == second.bag.ownerID.map { [$0] })
+        withExtendedLifetime(second) {}
     }
 
     @Test func ownerReleasedWithNothingAliveIsSettledAtOnceWithoutATimer() {

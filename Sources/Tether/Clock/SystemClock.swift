@@ -49,6 +49,15 @@ public struct SystemClock: TetherClock {
         return ScheduledAction { cancelled.set() }
     }
 
+    /// Waits the whole tolerance: each run of the ledger's verdicts then judges every owner due
+    /// within it, one wake-up for owners ending close together instead of one each.
+    @discardableResult
+    public func schedule(
+        at deadline: Duration, tolerance: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> ScheduledAction {
+        schedule(at: deadline + tolerance, action)
+    }
+
     public func sleep(until deadline: Duration) async throws {
         let wait = deadline - now
         if wait > .zero { try await Task.sleep(for: wait) } else { try Task.checkCancellation() }

@@ -16,12 +16,29 @@ public protocol TetherClock: Sendable {
     @discardableResult
     func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction
 
+    /// Calls `action` once, when `now` reaches `deadline` or up to `tolerance` later: a clock on
+    /// which each wake-up costs (``SystemClock``) may wait, so that actions due close together
+    /// share one. The ledger's leak verdicts are scheduled so.
+    @discardableResult
+    func schedule(
+        at deadline: Duration, tolerance: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> ScheduledAction
+
     /// Suspends until `now` reaches `deadline`; throws `CancellationError` if the calling task
     /// is cancelled first.
     func sleep(until deadline: Duration) async throws
 }
 
 extension TetherClock {
+    /// Calls `action` at `deadline`, not later: a clock that does not wait (``ManualClock``) keeps
+    /// a test that advances it to a deadline exact.
+    @discardableResult
+    public func schedule(
+        at deadline: Duration, tolerance: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> ScheduledAction {
+        schedule(at: deadline, action)
+    }
+
     /// Suspends for `duration` of this clock's time.
     public func sleep(for duration: Duration) async throws {
         try await sleep(until: now + duration)

@@ -44,7 +44,7 @@ extension Ledger {
         }
         if judged { changed() }
         tell(reports)
-        scheduleVerdictsIfNeeded(notBefore: now + gracePeriod / 10)
+        if let deadline = state.withLock({ $0.takeVerdictDeadline() }) { scheduleVerdicts(at: deadline) }
     }
 
     /// Tells the leak handlers of `reports`, after the lock.
@@ -56,17 +56,13 @@ extension Ledger {
         }
     }
 
-    /// Schedules the next verdict for the earliest pending deadline, but not before `notBefore`.
-    ///
-    /// With owners ending continuously the next deadline is microseconds away: rescheduling at
-    /// most every tenth of the grace period judges them in batches instead of a timer per owner.
-    private func scheduleVerdictsIfNeeded(notBefore: Duration) {
-        let deadline = state.withLock { $0.takeVerdictDeadline() }
-        if let deadline { scheduleVerdicts(at: max(deadline, notBefore)) }
-    }
-
+    /// Arms the verdict timer for `deadline`, the earliest pending one, with a tenth of the grace
+    /// period's tolerance: with owners ending continuously the next deadline is microseconds
+    /// away, and a clock whose wake-ups cost judges them in batches instead of one timer per
+    /// owner. A ``ManualClock`` takes no tolerance: a test that advances it by the grace period
+    /// after an end sees the verdict.
     func scheduleVerdicts(at deadline: Duration) {
-        clock.schedule(at: deadline) { [weak self] in
+        clock.schedule(at: deadline, tolerance: gracePeriod / 10) { [weak self] in
             guard let self else { return }
             self.state.withLock { $0.verdictScheduled = false }
             self.evaluateDueVerdicts()

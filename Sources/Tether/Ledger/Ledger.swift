@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Every subscription, task, observer and two-way binding made through Tether is an *entry*;
 /// every object that tracks a ``Lifetime`` (or a ``DisposeBag``) is an *owner*. When an owner's
-/// lifetime ends, the ledger waits ``gracePeriod`` on its ``clock``, then checks that the owner
+/// lifetime ends, the ledger waits ``gracePeriod`` on its ``clock`` (a ``SystemClock`` may take up
+/// to a tenth longer, to judge owners ending close together at once), then checks that the owner
 /// object is gone and nothing it owned is still alive. What survives is a *leak*, reported once,
 /// at the root owner, as a ``LeakReport``. A value delivered to an entry whose owner has ended is
 /// a *zombie delivery*.
