@@ -164,6 +164,42 @@ private final class ChildModel {
         #expect(snapshot.counters.leaks == 1)
     }
 
+    /// A bag between two owners that no owner tracks: the owner above it still covers the one
+    /// below.
+    @Test func anOwnerBelowAnUntrackedBagIsCoveredByTheOwnerAbove() {
+        let fixture = LedgerFixture()
+        let top = fixture.run { Model() }
+        let middle = fixture.run { DisposeBag(parent: top.bag) }
+        let leaf = fixture.run { ChildModel(parent: middle) }
+        leaf.bag.track(leaf)
+        top.bag.dispose()
+        #expect(leaf.bag.isDisposed)
+        fixture.passGracePeriod()
+        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == top.bag.ownerID.map { [$0] })
+        #expect(fixture.ledger.counters.ending == 1)
+        withExtendedLifetime((top, middle, leaf)) {}
+    }
+
+    /// Keys are per ledger: a parent in another ledger (an app's session, in the shared ledger)
+    /// covers nothing here, and is not mistaken for the owner of the same key here.
+    @Test func aParentInAnotherLedgerCoversNothing() {
+        let app = LedgerFixture()
+        let fixture = LedgerFixture()
+        let session = app.run { Model() }  // key 1 in the app's ledger
+        let unrelated = fixture.run { Model() }  // key 1 here, and it leaks
+        unrelated.bag.dispose()
+        fixture.passGracePeriod()
+        let child = fixture.run { ChildModel(parent: session.bag) }
+        child.bag.track(child)
+        child.bag.dispose()
+        fixture.passGracePeriod()
+        let leaks = fixture.ledger.snapshot().leaks.map(\.owner)
+        #expect(leaks == [unrelated.bag.ownerID, child.bag.ownerID].compactMap { $0 })
+        #expect(fixture.ledger.counters.leaks == 2)
+        #expect(fixture.ledger.counters.ending == 0)
+        withExtendedLifetime((session, unrelated, child)) {}
+    }
+
     /// `ending` counts the owners a snapshot shows as ended, at every step of their way out.
     @Test func endingCountsTheOwnersOnTheirWayOut() {
         let fixture = LedgerFixture()

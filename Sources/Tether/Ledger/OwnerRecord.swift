@@ -39,13 +39,19 @@ final class OwnerRecord: Sendable {
 }
 
 /// A lifetime's owner record once it tracks, shared with the records of its children, which may
-/// track first. Holds no lifetime and calls nothing: safe to read under the ledger's lock.
+/// track first. Until the lifetime tracks, the link of the lifetime above it (in the same ledger)
+/// stands in for it: the nearest owner above is the parent. Holds no lifetime and calls nothing:
+/// safe to read under the ledger's lock.
 final class OwnerLink: Sendable {
     private let slot: Mutex<OwnerRecord?>
+    private let outer: OwnerLink?
 
-    init(_ record: OwnerRecord?) { slot = Mutex(record) }
+    init(_ record: OwnerRecord?, outer: OwnerLink?) {
+        slot = Mutex(record)
+        self.outer = outer
+    }
 
-    var record: OwnerRecord? { slot.withLock { $0 } }
+    var record: OwnerRecord? { slot.withLock { $0 } ?? outer?.record }
 
     func set(_ record: OwnerRecord) { slot.withLock { $0 = record } }
 }

@@ -121,7 +121,8 @@ public final class Lifetime: Sendable {
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
         let tracker = ObjectIdentifier(owner)
-        let record = ledger.makeOwner(for: owner, site: CallSite(fileID: fileID, line: line), parent: parent)
+        let record = ledger.makeOwner(
+            for: owner, site: CallSite(fileID: fileID, line: line), parent: parent(in: ledger))
         // One lock records both the tracker (ledger on or off) and the owner's record.
         let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
             guard state.tracker == nil else { return (false, state.ended) }
@@ -150,14 +151,24 @@ public final class Lifetime: Sendable {
     var ownerRecord: OwnerRecord? { state.withLock { $0.owner } }
 
     /// A link to the owner's record, for a child lifetime's owner that tracks before this
-    /// lifetime's does; made on the first request, so that other lifetimes pay nothing for it.
+    /// lifetime's does (or while this lifetime tracks none); made on the first request, so that
+    /// other lifetimes pay nothing for it.
     func linkToOwner() -> OwnerLink {
-        state.withLock { state in
+        if let link = state.withLock({ $0.ownerLink }) { return link }
+        let outer = parent(in: ledger)?.linkToOwner()
+        return state.withLock { state in
             if let link = state.ownerLink { return link }
-            let link = OwnerLink(state.owner)
+            let link = OwnerLink(state.owner, outer: outer)
             state.ownerLink = link
             return link
         }
+    }
+
+    /// The parent lifetime, if it records into `ledger`: an owner's leak is covered only by an
+    /// ancestor's in the same ledger (keys and verdicts are per ledger).
+    func parent(in ledger: Ledger) -> Lifetime? {
+        guard let parent, parent.ledger === ledger else { return nil }
+        return parent
     }
 
     /// Whether the lifetime has ended.
