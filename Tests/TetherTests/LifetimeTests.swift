@@ -115,6 +115,35 @@ import Testing
         #expect(recorder.events == ["parent", "child"])
     }
 
+    /// A long-lived parent (a session's bag) does not keep an action for every child it ever had.
+    @Test func aChildThatEndedLeavesNothingInItsParent() {
+        let ledger = Ledger(clock: ManualClock())
+        let parent = Lifetime(ledger: ledger)
+        let kept = Lifetime(ledger: ledger, parent: parent)
+        Lifetime(ledger: ledger, parent: parent).end()
+        do { _ = Lifetime(ledger: ledger, parent: parent) }  // released: ends in its deinit
+        #expect(parent.actionCount == 1)
+        parent.end()
+        #expect(kept.isEnded)
+        #expect(parent.actionCount == 0)
+    }
+
+    /// A `sink(boundTo:)` whose publisher finished is no longer held by its lifetime.
+    @Test func aFinishedBoundSinkLeavesNothingInItsLifetime() {
+        let fixture = LedgerFixture()
+        let lifetime = fixture.run { Lifetime() }
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Recorder<Int>()
+        Just(1).sink(boundTo: lifetime) { received.record($0) }
+        subject.sink(boundTo: lifetime) { received.record($0) }
+        #expect(lifetime.actionCount == 1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(lifetime.actionCount == 0)
+        #expect(received.events == [1, 2])
+        #expect(fixture.ledger.counters.subscriptions == 0)
+    }
+
     @Test func concurrentAddsAndEndRunEveryActionExactlyOnce() async {
         for _ in 0..<200 {
             let ledger = Ledger(clock: ManualClock())

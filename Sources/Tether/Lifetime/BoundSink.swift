@@ -11,6 +11,9 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
         var subscription: (any Subscription)?
         /// Nil once terminal.
         var receiveValue: ((Input) -> Void)?
+        /// What binds the sink to its lifetime (`sink(boundTo:)`): cut when the publisher
+        /// finishes, so the lifetime does not keep the finished sink until it ends.
+        var link: LifetimeLink?
     }
 
     private let entry: LedgerEntry?
@@ -48,8 +51,17 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
     func receive(completion: Subscribers.Completion<Never>) {
         guard let taken = end() else { return }
         entry?.end(.ended)
+        taken.link?.cut()
         // The closure and the subscription are released here, after unlocking.
-        _ = taken
+    }
+
+    /// Keeps the link to the lifetime the sink is bound to; false when the sink has ended.
+    func keep(_ link: LifetimeLink) -> Bool {
+        state.withLock { state in
+            guard state.receiveValue != nil else { return false }
+            state.link = link
+            return true
+        }
     }
 
     func cancel() {

@@ -37,21 +37,6 @@ public final class Lifetime: Sendable {
         static let ended = Token(value: .max)
     }
 
-    /// What a lifetime runs when it ends.
-    enum Action: Sendable {
-        case call(@Sendable () -> Void)
-        /// An `AnyCancellable` handed over (not Sendable under OpenCombine, hence the box): taken
-        /// out once, cancelled after unlocking.
-        case cancellable(LockedBox<AnyCancellable?>)
-
-        func run() {
-            switch self {
-            case .call(let action): action()
-            case .cancellable(let box): box.withLock { $0.take() }?.cancel()
-            }
-        }
-    }
-
     private struct Item: Sendable {
         let token: UInt64
         let action: Action
@@ -71,6 +56,9 @@ public final class Lifetime: Sendable {
         var tracker: ObjectIdentifier?
         /// Whether a child lifetime was ever adopted: its end is among the actions.
         var hasChildren = false
+        /// The parent's action that ends this lifetime: taken out of the parent at this end, so a
+        /// long-lived parent does not keep one for every child it ever had.
+        var adoption: Token?
 
         mutating func append(_ item: Item) {
             if first == nil && rest.isEmpty { first = item } else { rest.append(item) }
@@ -108,7 +96,8 @@ public final class Lifetime: Sendable {
     public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
         self.ledger = ledger
         self.parent = parent
-        parent?.adopt(self)
+        guard let adoption = parent?.adopt(self) else { return }
+        state.withLock { $0.adoption = adoption }
     }
 
     deinit {
@@ -174,6 +163,9 @@ public final class Lifetime: Sendable {
     /// Whether the lifetime has ended.
     public var isEnded: Bool { state.withLock { $0.ended } }
 
+    /// How many actions the lifetime holds for its end: what it keeps alive until then.
+    var actionCount: Int { state.withLock { ($0.first == nil ? 0 : 1) + $0.rest.count } }
+
     /// Adds work to run when the lifetime ends; runs it at once if it already has.
     ///
     /// The work is not a ledger entry; use ``add(_:fileID:line:)-(AnyCancellable,_,_)`` or the binding APIs for that.
@@ -220,14 +212,17 @@ public final class Lifetime: Sendable {
     /// ledger then records the whole end in one step — except that a lifetime with children
     /// records its owner's end before ending them, so that its verdict comes before theirs.
     private func finish(releasing: Bool) {
-        typealias Taken = (first: Item?, rest: [Item], owner: OwnerRecord?, hasChildren: Bool)
+        typealias Taken = (
+            first: Item?, rest: [Item], owner: OwnerRecord?, hasChildren: Bool, adoption: Token?
+        )
         let taken = state.withLock { state -> Taken? in
-            if state.ended { return releasing ? (nil, [], state.owner, false) : nil }
+            if state.ended { return releasing ? (nil, [], state.owner, false, nil) : nil }
             state.ended = true
             let items = state.takeAll()
-            return (items.first, items.rest, state.owner, state.hasChildren)
+            return (items.first, items.rest, state.owner, state.hasChildren, state.adoption)
         }
         guard let taken else { return }
+        if let adoption = taken.adoption { parent?.remove(adoption) }
         var ownerEnded = false
         if let owner = taken.owner {
             ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
@@ -285,10 +280,12 @@ public final class Lifetime: Sendable {
         return Token(value: token)
     }
 
-    private func adopt(_ child: Lifetime) {
+    /// Makes `child` end with this lifetime; returns the token of the action that ends it (nil
+    /// when this lifetime had ended: the child has ended too).
+    private func adopt(_ child: Lifetime) -> Token? {
         state.withLock { $0.hasChildren = true }
         // The child is held weakly: a parent must not keep its children alive.
-        insert(.call { [weak child] in child?.end() }, entry: nil)
+        return insert(.call { [weak child] in child?.end() }, entry: nil)
     }
 }
 

@@ -1,5 +1,5 @@
 /// What ties a registration listed elsewhere — a ``LiveData`` observer, an `@Observed`
-/// observation — to the lifetime whose end removes it.
+/// observation, the sink of `sink(boundTo:)` — to the lifetime whose end removes it.
 ///
 /// Binding takes three steps, in this order, so that an end that lands at any point removes the
 /// registration exactly once:

@@ -25,7 +25,7 @@ extension Publisher where Failure == Never {
         // Bound before subscribing: a publisher may deliver during `subscribe` (`Just`, a
         // sequence, `CurrentValueSubject`), and a lifetime ended then — by the sink's own closure
         // or on another thread — must cut those values too. An ended lifetime cancels at once.
-        guard lifetime.insert(.call { sink.cancel() }, entry: entry) != nil
+        guard LifetimeLink.bind(lifetime, entry: entry, removal: { sink.cancel() }, store: sink.keep)
         else { return }
         subscribe(sink)
     }
