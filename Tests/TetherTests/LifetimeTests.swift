@@ -73,6 +73,21 @@ import Testing
         #expect(recorder.events == [2])
     }
 
+    /// A subscription taken back out is released, and so cancelled: nothing else holds it.
+    @Test func aRemovedSubscriptionIsCancelled() {
+        let fixture = LedgerFixture()
+        let lifetime = fixture.run { Lifetime() }
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Recorder<Int>()
+        let token = lifetime.add(subject.sink { received.record($0) })
+        subject.send(1)
+        #expect(lifetime.remove(token))
+        subject.send(2)
+        #expect(received.events == [1])
+        #expect(fixture.ledger.counters.subscriptions == 0)
+        #expect(!lifetime.isEnded)
+    }
+
     @Test func cancelThatReentersTheLifetimeDoesNotDeadlock() {
         let recorder = Recorder<String>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))

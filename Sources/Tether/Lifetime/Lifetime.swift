@@ -188,8 +188,9 @@ public final class Lifetime: Sendable {
             site: CallSite(fileID: fileID, line: line)) ?? .ended
     }
 
-    /// Takes out what `token` added without running it (its ledger entry ends). Returns false
-    /// when it is no longer there.
+    /// Takes out what `token` added without running it (its ledger entry ends): work added with
+    /// ``add(_:)`` is dropped; a subscription handed over is released, and so cancelled, as a
+    /// released `AnyCancellable` is. Returns false when it is no longer there.
     @discardableResult
     public func remove(_ token: Token) -> Bool {
         let item = state.withLock { state -> Item? in
