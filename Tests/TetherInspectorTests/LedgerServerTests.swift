@@ -12,6 +12,16 @@ import Glibc
 import Darwin
 #endif
 
+/// An owner whose subscription counts what it delivers (a `.store(in:)` one counts nothing).
+private final class DeliveringOwner {
+    let bag = DisposeBag()
+
+    init(_ events: PassthroughSubject<Int, Never>) {
+        bag.track(self)
+        events.sink(boundTo: bag) { _ in }
+    }
+}
+
 /// The server end to end, in this process: a ledger on a manual clock, a server on a socket in a
 /// fresh directory, real clients.
 @Suite struct LedgerServerTests {
@@ -234,17 +244,22 @@ import Darwin
         try await waitUntil("the client gone") { try await server.inspect { $0.clientCount } == 0 }
     }
 
-    /// A client that joins while nothing changed since the last snapshot gets that snapshot: no
-    /// new one is taken for it.
-    @Test func aClientJoiningAnUnchangedLedgerGetsTheLastSnapshot() async throws {
+    /// A client that joins gets a snapshot taken after it joined, at the pace: values delivered
+    /// since the last one, which are no change of the ledger, are in it.
+    @Test func aJoiningClientGetsTheDeliveriesSinceTheLastSnapshot() async throws {
         let server = try LedgerServer.start(at: path, ledger: ledger)
         defer { server.stop() }
+        let owner = Ledger.$current.withValue(ledger) { DeliveringOwner(subject) }
         let (_, firstLog) = try await connect()
-        await firstLog.waitForSnapshot()
+        let first = await firstLog.waitForSnapshot()
+        #expect(first?.owners.first?.entries.first?.deliveries == 0)
+        for value in 0..<5 { subject.send(value) }
         let (_, secondLog) = try await connect()
         let second = await secondLog.waitForSnapshot()
-        #expect(second?.sequence == 1)
-        #expect(try await server.inspect { $0.snapshotsTaken } == 1)
+        #expect(second?.sequence == 2)
+        #expect(second?.owners.first?.entries.first?.deliveries == 5)
+        #expect(try await server.inspect { $0.snapshotsTaken } == 2)
+        withExtendedLifetime(owner) {}
     }
 
     /// Clients that connect and close, one after another, against a ledger that does not change:

@@ -24,8 +24,6 @@ final class ServingHub: Sendable {
         var registrations: [AnyCancellable] = []
         var timer: Scheduled<Void>?
         var pacer: SnapshotPacer
-        /// The last snapshot sent, for a client that joins while it is still the ledger as it is.
-        var lastLine: ByteBuffer?
         var sequence = 0
         var stopped = false
     }
@@ -40,8 +38,8 @@ final class ServingHub: Sendable {
     // MARK: - On the loop
 
     /// A client connected: it gets the hello at once, and the ledger at the pace changes get it
-    /// (the last snapshot again if nothing changed since); the first client starts the
-    /// observation of the ledger.
+    /// (a snapshot taken after it joined); the first client starts the observation of the
+    /// ledger.
     func join(_ client: SnapshotWriter) {
         guard !state.value.stopped else {
             client.close()
@@ -64,7 +62,7 @@ final class ServingHub: Sendable {
             state.value.registrations = [changes, leaks]
         }
         client.write(hello)
-        act(state.value.pacer.clientJoined(at: .now()), joining: client)
+        act(state.value.pacer.clientJoined(at: .now()))
     }
 
     /// A client's channel closed; the last one ends the observation of the ledger.
@@ -76,7 +74,6 @@ final class ServingHub: Sendable {
         let timer = state.value.timer
         state.value.registrations = []
         state.value.timer = nil
-        state.value.lastLine = nil
         state.value.pacer.stoppedObserving()
         timer?.cancel()
         for registration in registrations { registration.cancel() }
@@ -111,16 +108,12 @@ final class ServingHub: Sendable {
         act(state.value.pacer.ledgerChanged(at: .now()))
     }
 
-    private func act(_ action: SnapshotPacer.Action, joining: SnapshotWriter? = nil) {
+    private func act(_ action: SnapshotPacer.Action) {
         switch action {
         case .send:
             let line = takeSnapshot()
             state.value.pacer.sent(at: .now())
-            state.value.lastLine = line
             for client in state.value.clients.values { client.offer(line) }
-        case .resend:
-            guard let line = state.value.lastLine else { return act(.send) }
-            joining?.offer(line)
         case .arm(let deadline):
             state.value.timer = loop.scheduleTask(deadline: deadline) { [self] in
                 state.value.timer = nil

@@ -3,18 +3,17 @@ import NIOCore
 /// When the server takes and sends the next snapshot: at once when the ledger changes after a
 /// quiet spell, else when `interval` has passed since the last one. So at most one snapshot per
 /// interval, and the last change is never left unsent. A client that joins is paced the same
-/// way: it gets the last snapshot again if nothing changed since it was taken, else the next one
-/// — so clients that come and go, however fast, cost no more snapshots than changes do. A pure
-/// state machine: the hub feeds it the time, and arms and cancels the timer it asks for.
+/// way, and gets a snapshot taken after it joined — not the last one again: deliveries are
+/// counted and ages grow without a change — so clients that come and go, however fast, cost no
+/// more than a snapshot per interval. A pure state machine: the hub feeds it the time, and arms
+/// and cancels the timer it asks for.
 struct SnapshotPacer {
     enum Action: Equatable {
         /// Take a snapshot now, send it to every client, and call ``sent(at:)``.
         case send
-        /// Send the joining client the last snapshot: it is the ledger as it is.
-        case resend
         /// Arm a timer for this deadline; call ``timerFired()`` when it fires.
         case arm(NIODeadline)
-        /// Nothing: a timer is armed already, and its snapshot will include this change (and go
+        /// Nothing: a timer is armed already, and its snapshot will include this change (or go
         /// to this client).
         case wait
     }
@@ -23,39 +22,24 @@ struct SnapshotPacer {
     /// Kept when the last client leaves: one that comes back at once waits for its interval.
     private(set) var lastSent: NIODeadline?
     private(set) var timerArmed = false
-    /// Whether the last snapshot sent is the ledger as it is: sent while the hub observes the
-    /// ledger, and no change since.
-    private(set) var lastIsCurrent = false
 
     init(interval: TimeAmount) {
         self.interval = interval
     }
 
-    mutating func ledgerChanged(at now: NIODeadline) -> Action {
-        lastIsCurrent = false
-        return next(at: now)
-    }
+    mutating func ledgerChanged(at now: NIODeadline) -> Action { next(at: now) }
 
-    mutating func clientJoined(at now: NIODeadline) -> Action {
-        lastIsCurrent ? .resend : next(at: now)
-    }
+    mutating func clientJoined(at now: NIODeadline) -> Action { next(at: now) }
 
     mutating func timerFired() -> Action {
         timerArmed = false
         return .send
     }
 
-    mutating func sent(at now: NIODeadline) {
-        lastSent = now
-        lastIsCurrent = true
-    }
+    mutating func sent(at now: NIODeadline) { lastSent = now }
 
-    /// The last client left: the hub has cancelled the timer and no longer observes the ledger,
-    /// which may change unseen from now on. The pace stays.
-    mutating func stoppedObserving() {
-        timerArmed = false
-        lastIsCurrent = false
-    }
+    /// The last client left: the hub has cancelled the timer. The pace stays.
+    mutating func stoppedObserving() { timerArmed = false }
 
     private mutating func next(at now: NIODeadline) -> Action {
         if timerArmed { return .wait }
