@@ -15,7 +15,9 @@ extension Ledger {
     /// second while changes go on, and never while nothing changes. Each reporter adds its
     /// ledger's numbers to the gauges, so the ledgers of one process reported to one backend add
     /// up; when reporting ends, the reporter takes its numbers back out of the gauges. Report a
-    /// ledger once per backend: a second reporter to the same backend counts it twice.
+    /// ledger once per backend: a second reporter to the same backend counts it twice. (Adding up
+    /// takes a backend with one meter per name and dimensions, as swift-prometheus 2 has; with
+    /// one that does not implement meters, report one ledger per process.)
     ///
     /// ```swift
     /// let registry = PrometheusCollectorRegistry()
