@@ -43,14 +43,15 @@ public struct LeakTracker: Sendable {
 
     /// Lets the grace period pass, then reports what is left — of everything, or of one owner.
     ///
-    /// - Parameter owner: Only this owner's leak and entries; nil for the whole ledger.
+    /// - Parameter owner: Only this owner's leak and entries — or, when an owner above it leaks
+    ///   too, the leak that covers it; nil for the whole ledger.
     public func report(owner: OwnerID? = nil) -> Result {
         let snapshot = settle()
         var entries = snapshot.owners.flatMap(\.entries) + snapshot.unowned
         var leaks = snapshot.leaks
         if let owner {
             entries = entries.filter { $0.owner == owner }
-            leaks = leaks.filter { $0.owner == owner }
+            leaks = leaks.filter { $0.owner == owner || $0.covered.contains(owner) }
         }
         return Result(leaks: leaks, entries: entries)
     }
@@ -81,7 +82,13 @@ extension LeakTracker {
             var lines = [
                 "Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"
             ]
-            lines += leaks.map(\.report.description)
+            for leak in leaks {
+                lines.append(leak.report.description)
+                if !leak.covered.isEmpty {
+                    let owners = leak.covered.map(\.description).joined(separator: ", ")
+                    lines.append("  leaking with it: \(owners)")
+                }
+            }
             for entry in entries {
                 let owner = entry.owner.map { " of \($0)" } ?? ""
                 lines.append(

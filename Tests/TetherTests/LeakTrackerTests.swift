@@ -7,6 +7,14 @@ private final class Holder {
     init() { bag.track(self) }
 }
 
+private final class ChildHolder {
+    let bag: DisposeBag
+    init(parent: DisposeBag) {
+        bag = DisposeBag(parent: parent)
+        bag.track(self)
+    }
+}
+
 @Suite struct LeakTrackerTests {
     @Test func cleanScopeReportsNothing() {
         let tracker = LeakTracker()
@@ -45,6 +53,22 @@ private final class Holder {
             return second
         }
         #expect(tracker.report().leaks.map(\.owner) == kept.bag.ownerID.map { [$0] })
+    }
+
+    /// A child owner that leaks with its parent has no report of its own: asked about it, the
+    /// tracker reports the parent's leak, which covers it.
+    @Test func aChildLeakingWithItsParentIsReportedByTheParentsLeak() throws {
+        let tracker = LeakTracker()
+        let (parent, child) = tracker.run { () -> (Holder, ChildHolder) in
+            let parent = Holder()
+            return (parent, ChildHolder(parent: parent.bag))
+        }
+        parent.bag.dispose()
+        let childID = try #require(child.bag.ownerID)
+        let report = tracker.report(owner: childID)
+        #expect(report.leaks.map(\.owner) == parent.bag.ownerID.map { [$0] })
+        #expect(report.description.contains("leaking with it: ChildHolder#1"))
+        withExtendedLifetime((parent, child)) {}
     }
 
     @Test func entryLeftAliveIsReportedWithItsCallSite() {

@@ -161,6 +161,7 @@ private final class ChildModel {
         fixture.passGracePeriod()
         let snapshot = fixture.ledger.snapshot()
         #expect(snapshot.leaks.map(\.owner.typeName) == ["ParentModel"])
+        #expect(snapshot.leaks.first?.covered == [screen.child.bag.ownerID].compactMap { $0 })
         #expect(snapshot.counters.leaks == 1)
     }
 
@@ -175,7 +176,9 @@ private final class ChildModel {
         top.bag.dispose()
         #expect(leaf.bag.isDisposed)
         fixture.passGracePeriod()
-        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == top.bag.ownerID.map { [$0] })
+        let leaks = fixture.ledger.snapshot().leaks
+        #expect(leaks.map(\.owner) == top.bag.ownerID.map { [$0] })
+        #expect(leaks.first?.covered == leaf.bag.ownerID.map { [$0] })
         #expect(fixture.ledger.counters.ending == 1)
         withExtendedLifetime((top, middle, leaf)) {}
     }

@@ -94,8 +94,14 @@ public struct LedgerSnapshot: Sendable {
     public struct Leak: Sendable, Equatable {
         /// The owner, when it ended, and everything of it that survived.
         public let report: LeakReport
+        /// The owners below this one that leak with it, in the order they were judged: their
+        /// leaks are not reported on their own while this one's covers them.
+        public let covered: [OwnerID]
 
-        init(_ report: LeakReport) { self.report = report }
+        init(_ report: LeakReport, covered: [OwnerID] = []) {
+            self.report = report
+            self.covered = covered
+        }
 
         public var owner: OwnerID { report.owner }
         /// The kind of the binding the leak is named by (``LeakReport/culprit``), or nil when only
@@ -161,10 +167,21 @@ extension LedgerState {
                 state: Self.snapshotState(of: book.state),
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
-        let leaks = reported.values.sorted { $0.order < $1.order }.map(\.leak)
+        let leaks = reported.sorted { $0.value.order < $1.value.order }.map { key, reported in
+            LedgerSnapshot.Leak(reported.report, covered: coveredOwners(by: key))
+        }
         return LedgerSnapshot(
             time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
             growth: growingNow, events: log.ordered(sites: sites))
+    }
+
+    /// The owners whose leaks the leak of `key` covers, and theirs, in the order they were judged.
+    private func coveredOwners(by key: UInt64) -> [OwnerID] {
+        guard !covered.isEmpty else { return [] }
+        return (covered[key] ?? []).flatMap { child -> [OwnerID] in
+            guard let book = owners[child], book.state.phase == .covered(by: key) else { return [] }
+            return [book.record.id] + coveredOwners(by: child)
+        }
     }
 
     /// An owner whose leak an ancestor's covers shows as ended, on its way out with it.

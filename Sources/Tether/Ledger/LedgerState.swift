@@ -24,7 +24,7 @@ struct LedgerState {
     /// The leaks reported, by owner key, with their place in the order of reporting (a key of the
     /// one sequence, taken when the report is made); kept while the owner is followed. Apart from
     /// the owners' books, which stay small for it: few owners leak, and a report is large.
-    var reported: [UInt64: (leak: LedgerSnapshot.Leak, order: UInt64)] = [:]
+    var reported: [UInt64: (report: LeakReport, order: UInt64)] = [:]
     /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
     private(set) var unheard: [LeakReport] = []
     var counters = LedgerSnapshot.Counters()
@@ -191,7 +191,7 @@ struct LedgerState {
         let report = LeakReport(
             owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: survivors)
-        reported[key] = (LedgerSnapshot.Leak(report), order: takeKey())
+        reported[key] = (report, order: takeKey())
         unheard.append(report)
         let culprit = report.culprit
         log.append(
