@@ -29,12 +29,19 @@ import Synchronization
 /// Thread-safe: all mutable state is in `state`, behind its `Mutex`. ``DisposeBag`` is the name
 /// for a lifetime an owner keeps as a stored property.
 public final class Lifetime: Sendable {
-    /// Identifies something added to a lifetime, to take it out again with ``remove(_:)``.
-    public struct Token: Hashable, Sendable {
-        fileprivate let value: UInt64
+    /// What a lifetime runs when it ends.
+    enum Action: Sendable {
+        case call(@Sendable () -> Void)
+        /// An `AnyCancellable` handed over (not Sendable under OpenCombine, hence the box): taken
+        /// out once, cancelled after unlocking.
+        case cancellable(LockedBox<AnyCancellable?>)
 
-        /// The token of something added after the end: it ran at once, there is nothing to remove.
-        static let ended = Token(value: .max)
+        func run() {
+            switch self {
+            case .call(let action): action()
+            case .cancellable(let box): box.withLock { $0.take() }?.cancel()
+            }
+        }
     }
 
     private struct Item: Sendable {
@@ -96,8 +103,7 @@ public final class Lifetime: Sendable {
     public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
         self.ledger = ledger
         self.parent = parent
-        guard let adoption = parent?.adopt(self) else { return }
-        state.withLock { $0.adoption = adoption }
+        parent?.adopt(self)
     }
 
     deinit {
@@ -281,19 +287,12 @@ public final class Lifetime: Sendable {
         return Token(value: token)
     }
 
-    /// Makes `child` end with this lifetime; returns the token of the action that ends it (nil
-    /// when this lifetime had ended: the child has ended too).
-    private func adopt(_ child: Lifetime) -> Token? {
+    /// Makes `child` end with this lifetime, and tells it the action that ends it, for it to
+    /// take out when it ends first.
+    private func adopt(_ child: Lifetime) {
         state.withLock { $0.hasChildren = true }
         // The child is held weakly: a parent must not keep its children alive.
-        return insert(.call { [weak child] in child?.end() }, entry: nil)
-    }
-}
-
-extension AnyCancellable {
-    /// Binds this subscription to `lifetime`: cancelled when the lifetime ends, recorded in its
-    /// ledger with this call site.
-    public func store(in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line) {
-        lifetime.add(self, fileID: fileID, line: line)
+        let adoption = insert(.call { [weak child] in child?.end() }, entry: nil)
+        child.state.withLock { $0.adoption = adoption }
     }
 }
