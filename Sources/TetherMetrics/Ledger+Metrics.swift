@@ -15,9 +15,9 @@ extension Ledger {
     /// second while changes go on, and never while nothing changes. Each reporter adds its
     /// ledger's numbers to the gauges, so the ledgers of one process reported to one backend add
     /// up; when reporting ends, the reporter takes its numbers back out of the gauges. Report a
-    /// ledger once per backend: a second reporter to the same backend counts it twice. (Adding up
-    /// takes a backend with one meter per name and dimensions, as swift-prometheus 2 has; with
-    /// one that does not implement meters, report one ledger per process.)
+    /// ledger once per backend: a second reporter to the same backend counts it twice. (The
+    /// reporters to one backend object share its meters; a backend that is a value adds up when
+    /// it keeps one meter per name and dimensions, as swift-prometheus 2's does.)
     ///
     /// ```swift
     /// let registry = PrometheusCollectorRegistry()
@@ -32,7 +32,7 @@ extension Ledger {
     /// - Parameter factory: The backend; `MetricsSystem.factory` by default.
     /// - Returns: The token that ends the reporting.
     public func reportMetrics(to factory: any MetricsFactory = MetricsSystem.factory) -> AnyCancellable {
-        let reporter = MetricsReporter(ledger: self, metrics: LedgerMetrics(factory: factory))
+        let reporter = MetricsReporter(ledger: self, factory: factory)
         let release = LedgerRelease(reporter)
         // Registered before the first reading: a change after it calls the handler.
         let changes = onChange { release.reporter.ledgerChanged() }

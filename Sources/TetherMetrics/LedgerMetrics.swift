@@ -1,4 +1,5 @@
 import CoreMetrics
+import Synchronization
 import Tether
 
 /// The metrics a reporter writes, made once from its factory.
@@ -9,7 +10,10 @@ import Tether
 ///
 /// The gauges are swift-metrics `Meter`s, which a backend shows as gauges, moved by increments:
 /// each reporter adds its own ledger's numbers, so two ledgers reported to one backend add up
-/// instead of overwriting each other, and a reporter that ends takes its numbers back out.
+/// instead of overwriting each other, and a reporter that ends takes its numbers back out. The
+/// reporters to one backend object share its metrics (``shared(for:)``): a backend that does not
+/// implement meters gets swift-metrics' accumulating meter, a total per `Meter` object, and the
+/// ledgers add up only in one.
 struct LedgerMetrics: Sendable {
     enum Name {
         static let owners = "tether_owners"
@@ -68,6 +72,41 @@ struct LedgerMetrics: Sendable {
 
     /// Counts one leak verdict.
     func countVerdict() { leakVerdicts.increment() }
+
+    /// The backends reported to, by object, with their metrics and how many reporters use them.
+    private static let backends = Mutex<
+        [ObjectIdentifier: (backend: any MetricsFactory, metrics: LedgerMetrics, users: Int)]
+    >([:])
+
+    /// The metrics of `factory`, the same for every reporter to it while one uses them, and what
+    /// to call once when the reporter ends. A backend that is not an object cannot be told apart
+    /// from a copy of it: each reporter to it gets metrics of its own. (The metrics are made
+    /// under the lock: a backend's factory does not call back.)
+    static func shared(
+        for factory: any MetricsFactory
+    ) -> (metrics: LedgerMetrics, release: @Sendable () -> Void) {
+        guard type(of: factory) is AnyObject.Type else { return (LedgerMetrics(factory: factory), {}) }
+        let key = ObjectIdentifier(factory as AnyObject)
+        let metrics = backends.withLock { backends in
+            let share = backends[key] ?? (factory, LedgerMetrics(factory: factory), 0)
+            backends[key] = (share.backend, share.metrics, share.users + 1)
+            return share.metrics
+        }
+        return (metrics, { release(key) })
+    }
+
+    /// A reporter to the backend `key` ended; the last one drops the backend's share.
+    private static func release(_ key: ObjectIdentifier) {
+        let dropped = backends.withLock { backends -> Any? in
+            guard let users = backends[key]?.users else { return nil }
+            guard users == 1 else {
+                backends[key]?.users = users - 1
+                return nil
+            }
+            return backends.removeValue(forKey: key)
+        }
+        _ = dropped  // released here, after unlocking
+    }
 
     private static func move(_ meter: Meter, by delta: Int) {
         if delta > 0 {

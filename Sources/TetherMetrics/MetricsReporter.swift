@@ -1,3 +1,4 @@
+import CoreMetrics
 import Synchronization
 import Tether
 
@@ -28,12 +29,14 @@ final class MetricsReporter: Sendable {
     private weak let ledger: Ledger?
     private let clock: any TetherClock
     private let metrics: LedgerMetrics
+    /// Gives the metrics back to the backend's share (``LedgerMetrics/shared(for:)``), once.
+    private let release: @Sendable () -> Void
     private let state = Mutex(State())
 
-    init(ledger: Ledger, metrics: LedgerMetrics) {
+    init(ledger: Ledger, factory: any MetricsFactory) {
         self.ledger = ledger
         self.clock = ledger.clock
-        self.metrics = metrics
+        (metrics, release) = LedgerMetrics.shared(for: factory)
     }
 
     /// Takes the first reading; the counters count from here on.
@@ -75,15 +78,16 @@ final class MetricsReporter: Sendable {
     /// Stops reporting and takes this reporter's numbers back out of the gauges; the counters
     /// keep what they counted. Nothing is written after it returns. Idempotent.
     func end() {
-        let timer = state.withLock { state -> ScheduledAction? in
-            guard state.pacer.end() else { return nil }
+        let ended = state.withLock { state -> (timer: ScheduledAction?, now: Bool) in
+            guard state.pacer.end() else { return (nil, false) }
             let kept = state.reported.gaugesTakenBack
             metrics.move(from: state.reported, to: kept)
             state.reported = kept
             defer { state.timer = nil }
-            return state.timer
+            return (state.timer, true)
         }
-        timer?.cancel()
+        ended.timer?.cancel()
+        if ended.now { release() }
     }
 
     private func arm(at deadline: Duration) {

@@ -61,6 +61,36 @@ import TetherMetrics
         withExtendedLifetime((screen, service)) {}
     }
 
+    /// On a backend without meters of its own, swift-metrics keeps a total per `Meter`: the
+    /// reporters to it share theirs, so the ledgers still add up, and one that ends takes out only
+    /// its own.
+    @Test func ledgersReportedToABackendWithoutMetersAddUp() {
+        let clock = ManualClock()
+        let backend = RecorderOnlyBackend()
+        let screens = Ledger(clock: clock)
+        let services = Ledger(clock: clock)
+        let reportingServices = services.reportMetrics(to: backend)
+        let service = Ledger.$current.withValue(services) { [Plain(), Plain()] }
+        clock.advance(by: .seconds(1))
+        #expect(backend.gauge("tether_owners") == 2)
+        let reportingScreens = screens.reportMetrics(to: backend)
+        let screen = Ledger.$current.withValue(screens) { Plain() }
+        clock.advance(by: .seconds(1))
+        #expect(backend.gauge("tether_owners") == 3)
+
+        reportingScreens.cancel()
+        #expect(backend.gauge("tether_owners") == 2)
+        reportingServices.cancel()
+        #expect(backend.gauge("tether_owners") == 0)
+
+        // Every reporter gone, the next one starts from a share of its own.
+        let again = screens.reportMetrics(to: backend)
+        clock.advance(by: .seconds(1))
+        #expect(backend.gauge("tether_owners") == 1)
+        again.cancel()
+        withExtendedLifetime((screen, service)) {}
+    }
+
     @Test func releasingTheLedgerEndsReporting() {
         let clock = ManualClock()
         let metrics = TestMetrics()

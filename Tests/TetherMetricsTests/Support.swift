@@ -1,3 +1,4 @@
+import CoreMetrics
 import MetricsTestKit
 import Synchronization
 import Testing
@@ -117,4 +118,58 @@ final class Session {
     init() { bag.track(self) }
 
     func collect(_ events: PassthroughSubject<Int, Never>) { events.sink(boundTo: bag) { _ in } }
+}
+
+/// A backend as many were before swift-metrics had meters: counters and recorders (a gauge is
+/// the last value recorded), one per label and dimensions, and no `makeMeter` of its own — so
+/// swift-metrics gives each `Meter` an accumulating total over the recorder.
+final class RecorderOnlyBackend: MetricsFactory, Sendable {
+    final class Gauge: RecorderHandler, Sendable {
+        let value = Mutex<Double>(0)
+        func record(_ value: Int64) { self.value.withLock { $0 = Double(value) } }
+        func record(_ value: Double) { self.value.withLock { $0 = value } }
+    }
+
+    final class Count: CounterHandler, Sendable {
+        let value = Mutex<Int64>(0)
+        func increment(by amount: Int64) { value.withLock { $0 += amount } }
+        func reset() { value.withLock { $0 = 0 } }
+    }
+
+    final class NoTimer: TimerHandler, Sendable {
+        func recordNanoseconds(_ duration: Int64) {}
+    }
+
+    private let gauges = Mutex<[String: Gauge]>([:])
+    private let counters = Mutex<[String: Count]>([:])
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        counters.withLock { counters in
+            let key = "\(label) \(dimensions)"
+            if let counter = counters[key] { return counter }
+            let counter = Count()
+            counters[key] = counter
+            return counter
+        }
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        gauges.withLock { gauges in
+            let key = "\(label) \(dimensions)"
+            if let gauge = gauges[key] { return gauge }
+            let gauge = Gauge()
+            gauges[key] = gauge
+            return gauge
+        }
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { NoTimer() }
+    func destroyCounter(_ handler: any CounterHandler) {}
+    func destroyRecorder(_ handler: any RecorderHandler) {}
+    func destroyTimer(_ handler: any TimerHandler) {}
+
+    /// The gauge's last value; nil when it was never written.
+    func gauge(_ label: String) -> Double? {
+        gauges.withLock { $0["\(label) []"]?.value.withLock { $0 } }
+    }
 }
