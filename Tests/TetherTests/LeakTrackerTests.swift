@@ -55,6 +55,16 @@ private final class ChildHolder {
         #expect(tracker.report().leaks.map(\.owner) == kept.bag.ownerID.map { [$0] })
     }
 
+    /// Work scheduled on the tracker's clock ends an owner while the grace period passes: the
+    /// report waits for that owner's verdict too.
+    @Test func ownerEndedWhileTheGracePeriodPassesIsJudged() {
+        let tracker = LeakTracker()
+        let kept = tracker.run { Holder() }
+        let bag = kept.bag
+        tracker.clock.schedule(at: tracker.clock.now + .milliseconds(100)) { bag.dispose() }
+        #expect(tracker.report().leaks.map(\.owner) == kept.bag.ownerID.map { [$0] })
+    }
+
     /// A child owner that leaks with its parent has no report of its own: asked about it, the
     /// tracker reports the parent's leak, which covers it.
     @Test func aChildLeakingWithItsParentIsReportedByTheParentsLeak() throws {
