@@ -80,19 +80,36 @@ struct LedgerMetrics: Sendable {
 
     /// The metrics of `factory`, the same for every reporter to it while one uses them, and what
     /// to call once when the reporter ends. A backend that is not an object cannot be told apart
-    /// from a copy of it: each reporter to it gets metrics of its own. (The metrics are made
-    /// under the lock: a backend's factory does not call back.)
+    /// from a copy of it: each reporter to it gets metrics of its own.
     static func shared(
         for factory: any MetricsFactory
     ) -> (metrics: LedgerMetrics, release: @Sendable () -> Void) {
         guard type(of: factory) is AnyObject.Type else { return (LedgerMetrics(factory: factory), {}) }
         let key = ObjectIdentifier(factory as AnyObject)
-        let metrics = backends.withLock { backends in
-            let share = backends[key] ?? (factory, LedgerMetrics(factory: factory), 0)
+        // Made unlocked, as making them calls the backend; kept only if no reporter made them
+        // meanwhile.
+        let metrics = join(key) ?? join(key, keeping: LedgerMetrics(factory: factory), of: factory)
+        return (metrics, { release(key) })
+    }
+
+    /// Counts one more reporter to the backend `key`; its metrics, if it has any.
+    private static func join(_ key: ObjectIdentifier) -> LedgerMetrics? {
+        backends.withLock { backends in
+            guard let share = backends[key] else { return nil }
+            backends[key]?.users = share.users + 1
+            return share.metrics
+        }
+    }
+
+    /// Counts one more reporter to the backend `key`; its metrics — `made`, if it has none yet.
+    private static func join(
+        _ key: ObjectIdentifier, keeping made: LedgerMetrics, of factory: any MetricsFactory
+    ) -> LedgerMetrics {
+        backends.withLock { backends in
+            let share = backends[key] ?? (factory, made, 0)
             backends[key] = (share.backend, share.metrics, share.users + 1)
             return share.metrics
         }
-        return (metrics, { release(key) })
     }
 
     /// A reporter to the backend `key` ended; the last one drops the backend's share.
