@@ -144,23 +144,23 @@ final class RecorderOnlyBackend: MetricsFactory, Sendable {
     private let counters = Mutex<[String: Count]>([:])
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        counters.withLock { counters in
-            let key = "\(label) \(dimensions)"
-            if let counter = counters[key] { return counter }
-            let counter = Count()
-            counters[key] = counter
-            return counter
-        }
+        counters.withLock { Self.one(in: &$0, label, dimensions, made: Count.init) }
     }
 
     func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
-        gauges.withLock { gauges in
-            let key = "\(label) \(dimensions)"
-            if let gauge = gauges[key] { return gauge }
-            let gauge = Gauge()
-            gauges[key] = gauge
-            return gauge
-        }
+        gauges.withLock { Self.one(in: &$0, label, dimensions, made: Gauge.init) }
+    }
+
+    /// The handler of `label` and `dimensions` in `table`, made on the first request.
+    private static func one<Handler>(
+        in table: inout [String: Handler], _ label: String, _ dimensions: [(String, String)],
+        made make: () -> Handler
+    ) -> Handler {
+        let key = "\(label) \(dimensions)"
+        if let handler = table[key] { return handler }
+        let handler = make()
+        table[key] = handler
+        return handler
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { NoTimer() }

@@ -409,10 +409,14 @@ private final class ChildModel {
     }
 }
 
-/// A manual clock that counts how many actions were scheduled on it.
+/// A manual clock that counts how many actions were scheduled on it; `waitsOutTolerance` to run
+/// a schedule with a tolerance at its end, as ``SystemClock`` does.
 private final class CountingClock: TetherClock {
     let base = ManualClock()
+    private let waitsOutTolerance: Bool
     private let scheduled = Mutex(0)
+
+    init(waitsOutTolerance: Bool = false) { self.waitsOutTolerance = waitsOutTolerance }
 
     var count: Int { scheduled.withLock { $0 } }
     var now: Duration { base.now }
@@ -422,25 +426,10 @@ private final class CountingClock: TetherClock {
         return base.schedule(at: deadline, action)
     }
 
-    func sleep(until deadline: Duration) async throws { try await base.sleep(until: deadline) }
-}
-
-/// A manual clock that, like ``SystemClock``, waits out a schedule's tolerance, and counts how
-/// many actions were scheduled on it.
-private final class WaitingClock: TetherClock {
-    let base = CountingClock()
-
-    var count: Int { base.count }
-    var now: Duration { base.now }
-
-    func schedule(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        base.schedule(at: deadline, action)
-    }
-
     func schedule(
         at deadline: Duration, tolerance: Duration, _ action: @escaping @Sendable () -> Void
     ) -> ScheduledAction {
-        base.schedule(at: deadline + tolerance, action)
+        schedule(at: waitsOutTolerance ? deadline + tolerance : deadline, action)
     }
 
     func sleep(until deadline: Duration) async throws { try await base.sleep(until: deadline) }
@@ -461,21 +450,21 @@ private final class WaitingClock: TetherClock {
     /// On a clock that waits out the tolerance, owners ending 1 ms apart share a verdict timer per
     /// tenth of the grace period, not one each; none is judged early.
     @Test func ownersEndingInQuickSuccessionShareTimersOnAClockThatWaits() {
-        let clock = WaitingClock()
+        let clock = CountingClock(waitsOutTolerance: true)
         let ledger = Ledger(clock: clock)
         var kept: [Model] = []
         for _ in 0..<100 {
             let model = Ledger.$current.withValue(ledger) { Model() }
             model.bag.dispose()
             kept.append(model)  // every owner leaks: each one must be judged
-            clock.base.base.advance(by: .milliseconds(1))
+            clock.base.advance(by: .milliseconds(1))
         }
         // None may be judged before its 300 ms have passed: the first ended at 0 ms, the last at 99.
-        clock.base.base.advance(to: .milliseconds(299))
+        clock.base.advance(to: .milliseconds(299))
         #expect(ledger.counters.leaks == 0)
-        clock.base.base.advance(to: .milliseconds(398))
+        clock.base.advance(to: .milliseconds(398))
         #expect(ledger.counters.leaks < 100)
-        clock.base.base.advance(to: .milliseconds(440))
+        clock.base.advance(to: .milliseconds(440))
         #expect(ledger.counters.leaks == 100)
         #expect(clock.count <= 5)
         kept.removeAll()
