@@ -12,24 +12,26 @@ import Testing
 
     @Test func aChangeAfterAQuietSpellIsSentAtOnce() {
         var pacer = SnapshotPacer(interval: interval)
-        #expect(pacer.ledgerChanged(at: at(0)) == .send)
+        #expect(pacer.snapshotWanted(at: at(0)) == .send)
         pacer.sent(at: at(0))
-        #expect(pacer.ledgerChanged(at: at(100)) == .send, "a whole interval later")
+        #expect(pacer.snapshotWanted(at: at(100)) == .send, "a whole interval later")
     }
 
     /// Many changes within an interval: one timer, one snapshot when it fires — and the last
     /// change is in it, because the snapshot is taken then.
     @Test func changesWithinAnIntervalShareOneSnapshot() {
         var pacer = SnapshotPacer(interval: interval)
-        #expect(pacer.ledgerChanged(at: at(0)) == .send)
+        #expect(pacer.snapshotWanted(at: at(0)) == .send)
         pacer.sent(at: at(0))
         var actions: [SnapshotPacer.Action] = []
-        for ms in stride(from: 1 as Int64, to: 100, by: 7) { actions.append(pacer.ledgerChanged(at: at(ms))) }
+        for ms in stride(from: 1 as Int64, to: 100, by: 7) {
+            actions.append(pacer.snapshotWanted(at: at(ms)))
+        }
         #expect(actions.first == .arm(at(100)))
         #expect(actions.dropFirst().allSatisfy { $0 == .wait })
         #expect(pacer.timerFired() == .send)
         pacer.sent(at: at(100))
-        #expect(pacer.ledgerChanged(at: at(150)) == .arm(at(200)), "the next one waits for its interval too")
+        #expect(pacer.snapshotWanted(at: at(150)) == .arm(at(200)), "the next one waits for its interval too")
     }
 
     /// A steady stream of changes gets a snapshot per interval: ten a second at 100 ms.
@@ -44,7 +46,7 @@ import Testing
                 pacer.sent(at: at(ms))
                 sent.append(ms)
             }
-            switch pacer.ledgerChanged(at: at(ms)) {
+            switch pacer.snapshotWanted(at: at(ms)) {
             case .send:
                 pacer.sent(at: at(ms))
                 sent.append(ms)
@@ -57,40 +59,18 @@ import Testing
         #expect(sent == Array(stride(from: 0, to: 1_000, by: 100)))
     }
 
-    /// A client that joins gets a snapshot taken after it joined, at the pace — not the last one
-    /// again: deliveries are counted, and ages grow, without a change.
-    @Test func aJoinIsPacedAsAChangeIs() {
-        var pacer = SnapshotPacer(interval: interval)
-        #expect(pacer.clientJoined(at: at(0)) == .send, "the first client, on a fresh server")
-        pacer.sent(at: at(0))
-        #expect(pacer.clientJoined(at: at(10)) == .arm(at(100)))
-        #expect(pacer.clientJoined(at: at(20)) == .wait, "one snapshot for both")
-        #expect(pacer.timerFired() == .send)
-        pacer.sent(at: at(100))
-        #expect(pacer.clientJoined(at: at(5_000)) == .send, "nothing changed, but values may have flowed")
-    }
-
-    /// A client joining after a change, before its snapshot is due, gets the one the change gets.
-    @Test func aJoinAfterAChangeWaitsForTheChangesSnapshot() {
-        var pacer = SnapshotPacer(interval: interval)
-        pacer.sent(at: at(0))
-        #expect(pacer.ledgerChanged(at: at(10)) == .arm(at(100)))
-        #expect(pacer.clientJoined(at: at(20)) == .wait)
-        #expect(pacer.timerFired() == .send)
-    }
-
     /// The last client leaving stops the observation: the ledger may then change unseen, so the
     /// next client gets a new snapshot — but at the pace, not at once: the interval since the last
     /// one is kept.
     @Test func theLastClientLeavingKeepsThePace() {
         var pacer = SnapshotPacer(interval: interval)
         pacer.sent(at: at(0))
-        #expect(pacer.ledgerChanged(at: at(10)) == .arm(at(100)))
+        #expect(pacer.snapshotWanted(at: at(10)) == .arm(at(100)))
         pacer.stoppedObserving()
         #expect(!pacer.timerArmed && pacer.lastSent == at(0))
-        #expect(pacer.clientJoined(at: at(20)) == .arm(at(100)), "not a snapshot per connection")
+        #expect(pacer.snapshotWanted(at: at(20)) == .arm(at(100)), "not a snapshot per connection")
         pacer.stoppedObserving()  // that client left before its snapshot: none is taken
-        #expect(pacer.clientJoined(at: at(150)) == .send, "a whole interval later")
+        #expect(pacer.snapshotWanted(at: at(150)) == .send, "a whole interval later")
     }
 
     /// Clients that connect, wait for their first snapshot and leave, one after another as fast
@@ -100,7 +80,7 @@ import Testing
         var sent: [Int64] = []
         var ms: Int64 = 0
         while ms < 1_000 {
-            switch pacer.clientJoined(at: at(ms)) {
+            switch pacer.snapshotWanted(at: at(ms)) {
             case .send:
                 sent.append(ms)
                 pacer.sent(at: at(ms))

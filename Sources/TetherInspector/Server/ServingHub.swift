@@ -62,7 +62,7 @@ final class ServingHub: Sendable {
             state.value.registrations = [changes, leaks]
         }
         client.write(hello)
-        act(state.value.pacer.clientJoined(at: .now()))
+        act(state.value.pacer.snapshotWanted(at: .now()))
     }
 
     /// A client's channel closed; the last one ends the observation of the ledger.
@@ -105,7 +105,7 @@ final class ServingHub: Sendable {
 
     private func ledgerChanged() {
         guard !state.value.clients.isEmpty else { return }
-        act(state.value.pacer.ledgerChanged(at: .now()))
+        act(state.value.pacer.snapshotWanted(at: .now()))
     }
 
     private func act(_ action: SnapshotPacer.Action) {

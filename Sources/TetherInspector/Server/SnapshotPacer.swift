@@ -27,10 +27,6 @@ struct SnapshotPacer {
         self.interval = interval
     }
 
-    mutating func ledgerChanged(at now: NIODeadline) -> Action { next(at: now) }
-
-    mutating func clientJoined(at now: NIODeadline) -> Action { next(at: now) }
-
     mutating func timerFired() -> Action {
         timerArmed = false
         return .send
@@ -41,7 +37,8 @@ struct SnapshotPacer {
     /// The last client left: the hub has cancelled the timer. The pace stays.
     mutating func stoppedObserving() { timerArmed = false }
 
-    private mutating func next(at now: NIODeadline) -> Action {
+    /// A snapshot is wanted: the ledger changed, or a client joined.
+    mutating func snapshotWanted(at now: NIODeadline) -> Action {
         if timerArmed { return .wait }
         if let lastSent, now < lastSent + interval {
             timerArmed = true
