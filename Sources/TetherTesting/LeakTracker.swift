@@ -58,22 +58,14 @@ public struct LeakTracker: Sendable {
 
     /// Lets the grace period pass on the tracker's clock, so that every verdict due is given, and
     /// returns the ledger as it is then. An owner that ended while it passed (work scheduled on
-    /// the clock) waits for its verdict: the grace period passes again, up to ten times.
+    /// the clock) waits for its verdict: the clock goes on to it, up to ten times.
     func settle() -> LedgerSnapshot {
-        var snapshot: LedgerSnapshot
-        var rounds = 0
-        repeat {
-            clock.advance(by: ledger.gracePeriod)
-            snapshot = ledger.snapshot()
-            rounds += 1
-        } while rounds < 10 && Self.awaitsVerdict(snapshot)
-        return snapshot
-    }
-
-    /// Whether an owner has ended and is neither judged nor covered by a leak above it.
-    private static func awaitsVerdict(_ snapshot: LedgerSnapshot) -> Bool {
-        let covered = Set(snapshot.leaks.flatMap(\.covered))
-        return snapshot.owners.contains { $0.state == .ended && !covered.contains($0.id) }
+        clock.advance(by: ledger.gracePeriod)
+        for _ in 0..<10 {
+            guard let deadline = ledger.nextVerdictDeadline else { break }
+            clock.advance(to: deadline)
+        }
+        return ledger.snapshot()
     }
 }
 

@@ -47,6 +47,14 @@ extension Ledger {
         if let deadline = state.withLock({ $0.takeVerdictDeadline() }) { scheduleVerdicts(at: deadline) }
     }
 
+    /// When the next verdict falls due, if an owner waits for one: what `LeakTracker` lets its
+    /// clock reach for an owner that ended while the grace period passed.
+    package var nextVerdictDeadline: Duration? {
+        state.withLock { state in
+            state.pending.first { state.owners[$0.owner]?.state.awaitsVerdict == true }?.deadline
+        }
+    }
+
     /// Tells the leak handlers of `reports`, after the lock.
     func tell(_ reports: [LeakReport]) {
         guard !reports.isEmpty else { return }
