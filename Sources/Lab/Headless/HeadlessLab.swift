@@ -137,13 +137,20 @@ public final class HeadlessLab {
             counters: environment.ledger.counters, pending: clock.pendingCount, changes: lab.changeCount)
     }
 
-    /// Lets main-actor work triggered by the last step run: yields until nothing observable
-    /// changes for `quietYields` yields in a row (at most `maxYields` in all).
+    /// Lets the work triggered by the last step run: yields until nothing observable changes for
+    /// `quietYields` yields in a row (at most `maxYields` in all).
+    ///
+    /// The last yield of a quiet stretch also waits for a task of low priority to run on the
+    /// global executor, so work a step started off the main actor (a scenario's task on its way
+    /// to the lab clock's `sleep`) has at least begun; if it changes anything, the stretch starts
+    /// again. Work that began but is held up by a busy CPU can still be missed: only work on the
+    /// main actor is sure to be seen.
     public func settle(quietYields: Int = 8, maxYields: Int = 2000) async {
         var last = fingerprint
         var quiet = 0
         for _ in 0..<maxYields {
             await Task.yield()
+            if quiet == quietYields - 1 { await Task.detached(priority: .background) {}.value }
             let now = fingerprint
             if now == last {
                 quiet += 1
