@@ -92,6 +92,21 @@ import Tether
         _ = home
     }
 
+    @Test func aSheetIsAtLeastItsMinimumHeightWhileThereIsRoom() {
+        let frame = Rect(x: 0, y: 0, width: 100, height: 30)
+        let screens = Rect(x: 0, y: 2, width: 100, height: 10)
+        #expect(Presentation.sheet(heightPercent: 20).rect(screens: screens, frame: frame).height == 3)
+        #expect(
+            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: screens, frame: frame).height == 5)
+        #expect(
+            Presentation.sheet(heightPercent: 60, minHeight: 5).rect(screens: screens, frame: frame).height == 6,
+            "the share wins when it is taller")
+        let short = Rect(x: 0, y: 2, width: 100, height: 4)
+        #expect(
+            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: short, frame: frame).height == 4,
+            "never taller than the screens' area")
+    }
+
     @Test func aHiddenSidePanelTakesNoKeys() {
         let (app, _, _, _) = makeApp(width: 30, height: 8)
         app.sidePanel = Application.SidePanel(

@@ -145,10 +145,10 @@ extension Presentation {
         switch self {
         case .fullScreen:
             return screens
-        case .sheet(let wp, let hp):
+        case .sheet(let wp, let hp, let minHeight):
             let size = Size(
                 width: max(min(screens.width, 10), screens.width * wp / 100),
-                height: max(min(screens.height, 3), screens.height * hp / 100))
+                height: max(min(screens.height, minHeight), screens.height * hp / 100))
             return screens.centered(size)
         case .overlay(let maxWidth):
             return frame.centered(Size(width: min(frame.width, maxWidth), height: frame.height))

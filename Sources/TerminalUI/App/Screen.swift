@@ -5,8 +5,9 @@ import Tether
 public enum Presentation: Hashable, Sendable {
     case fullScreen
     /// Centred over the screen below, `widthPercent` × `heightPercent` of the screens' area (the
-    /// frame less its header, side panel and footer).
-    case sheet(widthPercent: Int = 80, heightPercent: Int = 80)
+    /// frame less its header, side panel and footer), and at least `minHeight` rows while the
+    /// area has them: what a small sheet needs to say its piece in a small terminal.
+    case sheet(widthPercent: Int = 80, heightPercent: Int = 80, minHeight: Int = 3)
     /// Centred over the screens and the side panel, at most `maxWidth` columns wide, as tall as
     /// they are (help, a report).
     case overlay(maxWidth: Int)

@@ -306,6 +306,14 @@ import Testing
             ])
     }
 
+    @Test func lifecycleCoverSaysItsPieceAtTheSmallestSize() async throws {
+        let lab = try await runLab("6 n", scenarios: Scenarios.all, size: Size(width: 80, height: 24))
+        let screen = lab.screenText
+        #expect(screen.contains("Another screen is on top: the lifecycle"))
+        #expect(screen.contains("sheet is stopped."))
+        #expect(screen.contains("Rotate with r, then Esc to return."))
+    }
+
     @Test func lifecycleShowsTheValueReceivedOnceOnReturn() async throws {
         let lab = try await runLab("6 wait:2500 n r r Esc", scenarios: Scenarios.all)
         #expect(

@@ -73,8 +73,9 @@ final class CoverScreen: Screen {
         lifecycle = Lifecycle(ledger: ledger)
     }
 
-    /// Small, so the lifecycle sheet's status stays in sight beneath it.
-    var presentation: Presentation { .sheet(widthPercent: 56, heightPercent: 24) }
+    /// Small, so the lifecycle sheet's status stays in sight beneath it; at 80×24 still tall
+    /// enough for its three lines of text.
+    var presentation: Presentation { .sheet(widthPercent: 56, heightPercent: 24, minHeight: 5) }
 
     func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         let inner = Block(title: " Cover ", theme: theme).render(into: &buffer, area: area, padding: 1)
