@@ -27,6 +27,16 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
         #expect(render(Paragraph("中文字"), width: 3, height: 3) == ["中 ", "文 ", "字 "])
     }
 
+    @Test func paragraphLeadsWrappedRowsWithTheLinesContinuation() {
+        var line = Line("│  the quick brown fox")
+        line.continuation = [TextSpan("│  ")]
+        #expect(render(Paragraph([line]), width: 12, height: 3) == ["│  the quick", "│  brown fox", "            "])
+        #expect(Paragraph.height(of: [line], width: 12) == 2)
+        #expect(
+            render(Paragraph([line]), width: 3, height: 2) == ["│  ", "the"],
+            "a continuation as wide as the row is left out")
+    }
+
     @Test func paragraphWithoutWrapClipsAndAligns() {
         #expect(render(Paragraph("abcdef", wrap: false), width: 4, height: 1) == ["abcd"])
         #expect(render(Paragraph("ab", alignment: .right), width: 4, height: 1) == ["  ab"])

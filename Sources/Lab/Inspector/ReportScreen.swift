@@ -50,14 +50,22 @@ final class ReportScreen<Report: Sendable>: Screen {
     }
 
     /// A report's trace as lines: the headline in `headline`'s style, fix lines in the accent.
+    /// A line wrapped in a narrow report carries the tree's rail on to its next rows.
     static func trace(_ trace: String, headline: Style, style: LabStyle) -> [Line] {
         let text = style.isASCII ? ascii(trace) : trace
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-            Line(
-                String(line),
-                style: index == 0
-                    ? headline : (line.contains("fix: ") ? style.theme.accent : style.theme.text))
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, text in
+            let lineStyle =
+                index == 0 ? headline : (text.contains("fix: ") ? style.theme.accent : style.theme.text)
+            var line = Line(String(text), style: lineStyle)
+            line.continuation = [TextSpan(rail(of: text), style: lineStyle)]
+            return line
         }
+    }
+
+    /// The rail a trace line's wrapped rows start with: its tree prefix with each branch carried
+    /// on down (`├─ ` becomes `│  `, `╰─ ` blanks).
+    static func rail(of line: Substring) -> String {
+        String(line.prefix { "│├╰─|`- ".contains($0) }.map { "│├".contains($0) ? "│" : $0 == "|" ? "|" : " " })
     }
 
     /// The trace's tree lines in ASCII.

@@ -17,6 +17,9 @@ public struct TextSpan: Hashable, Sendable, ExpressibleByStringLiteral {
 /// A plain value: `Sendable`.
 public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
     public var spans: [TextSpan]
+    /// What each row after the first starts with when the line is wrapped (a tree's rail, an
+    /// indent); none by default.
+    public var continuation: [TextSpan] = []
     public init(_ spans: [TextSpan]) { self.spans = spans }
     public init(_ text: String, style: Style = .plain) { self.spans = [TextSpan(text, style: style)] }
     public init(stringLiteral value: String) { self.init(value) }

@@ -59,9 +59,12 @@ public struct Paragraph: Widget, Sendable {
     }
 
     /// Wraps a line into rows no wider than `width`, breaking at spaces where it can and
-    /// inside words longer than a row. Never splits a wide character.
+    /// inside words longer than a row, each row after the first led by the line's
+    /// `continuation` (when it leaves room). Never splits a wide character.
     public static func wrap(_ line: Line, width: Int) -> [Line] {
         guard width > 0 else { return [] }
+        let lead = Line(line.continuation).width < width ? line.continuation : []
+        let leadWidth = Line(lead).width
         var glyphs: [(ch: Character, style: Style, w: Int)] = []
         for span in line.spans {
             for ch in span.text { glyphs.append((ch, span.style, CharacterWidth.of(ch))) }
@@ -70,7 +73,7 @@ public struct Paragraph: Widget, Sendable {
         var rows: [[(ch: Character, style: Style, w: Int)]] = []
         var start = 0
         while start < glyphs.count {
-            var used = 0
+            var used = rows.isEmpty ? 0 : leadWidth
             var end = start
             var lastSpace = -1
             while end < glyphs.count, used + glyphs[end].w <= width {
@@ -90,8 +93,8 @@ public struct Paragraph: Widget, Sendable {
             start = next
             while start < glyphs.count, glyphs[start].ch == " ", start == next, end != next - 1 { start += 1 }
         }
-        return rows.map { row in
-            var spans: [TextSpan] = []
+        return rows.enumerated().map { index, row in
+            var spans = index == 0 ? [] : lead
             for g in row {
                 if let last = spans.last, last.style == g.style {
                     spans[spans.count - 1].text.append(g.ch)

@@ -79,6 +79,16 @@ import Testing
                 "   fix: store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)",
             ])
         #expect(inner.dropFirst(7).allSatisfy { $0.isEmpty })
+        var narrow = Buffer(size: Size(width: 60, height: 14))
+        report.render(into: &narrow, area: narrow.area, theme: .standard)
+        let rows = narrow.linesInsideBox
+        let fix = try #require(rows.firstIndex { $0.hasPrefix("   fix: ") })
+        #expect(
+            rows[fix...].prefix(3) == [
+                "   fix: store the task in the owner's bag (`.store(in:",
+                "   bag)`, or start it with `bag.task { }`)",
+                "",
+            ], "a wrapped row keeps the tree's indent")
         #expect(
             lab.backend.trimmedTextLines.last
                 == "↑/↓ scroll  Esc close  r rotate  m mode  i inspector  Tab focus  ? help  q quit",
