@@ -47,7 +47,9 @@ extension NotificationCenter.TetherPublisher {
     /// One subscription: an observer feeding one subscriber.
     ///
     /// Thread-safe: the center's observer block calls it from any thread; what changes is in one
-    /// ``LockedBox``. The subscriber is called, and the observer removed, after unlocking.
+    /// ``LockedBox``, and the observer is removed after unlocking it. The subscriber is called
+    /// under `delivery` alone, so that posts from two threads reach it one at a time, as Combine
+    /// requires; recursive, so that a subscriber may post again from `receive(_:)`.
     private final class Inner<Downstream: Subscriber>: Subscription, NotificationReceiver
     where Downstream.Input == Notification, Downstream.Failure == Never {
         private struct State {
@@ -59,6 +61,7 @@ extension NotificationCenter.TetherPublisher {
         }
 
         private let state: LockedBox<State>
+        private let delivery = NSRecursiveLock()
 
         init(downstream: Downstream) { state = LockedBox(State(downstream: downstream)) }
 
@@ -78,6 +81,8 @@ extension NotificationCenter.TetherPublisher {
         }
 
         func receive(_ notification: Notification) {
+            delivery.lock()
+            defer { delivery.unlock() }
             let downstream = state.withLock { state -> Downstream? in
                 guard state.demand > 0, let downstream = state.downstream else { return nil }
                 state.demand -= 1
