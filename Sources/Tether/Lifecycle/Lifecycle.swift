@@ -6,7 +6,8 @@ import Synchronization
 /// `destroyed` is final and ends the lifecycle's ``lifetime``. Thread-safe: moves may come from
 /// any thread; observers run before ``move(to:)`` returns, except that a move made while another
 /// move is notifying (re-entrantly, from an observer, or from another thread) is notified by the
-/// move already in progress, in order, after its own steps.
+/// move already in progress, in order, after its own steps. An observer added meanwhile is told
+/// its first state by that move too, so no observer hears two states at once or out of order.
 ///
 /// ```swift
 /// let lifecycle = Lifecycle()
@@ -48,6 +49,9 @@ public final class Lifecycle: Sendable {
         var told: State = .initialized
         /// States reached but not yet told to observers, oldest first.
         var undelivered: [State] = []
+        /// Observers added with `receiveCurrent`, each with the state it is to be told first:
+        /// told by whoever is telling the steps, before the next one.
+        var joining: [(observer: Observer, state: State)] = []
         var delivering = false
         var observers: [Observer] = []
     }
@@ -97,22 +101,27 @@ public final class Lifecycle: Sendable {
     /// cancelled or released, or the lifecycle is destroyed (after `destroyed` is delivered).
     ///
     /// - Parameters:
-    ///   - receiveCurrent: Whether to call `handler` with the current state at once (during a
-    ///     move, the step being told; the steps after it follow).
+    ///   - receiveCurrent: Whether to call `handler` with the current state first: at once, or,
+    ///     while a move is being told, by the thread telling it (the step being told, before the
+    ///     steps after it).
     ///   - handler: Called with each state, on the thread that moves the lifecycle.
     public func observe(
         receiveCurrent: Bool = true, _ handler: @escaping @Sendable (State) -> Void
     ) -> AnyCancellable {
         let observer = Observer(handler)
-        let current = storage.withLock { storage -> State in
+        let start = storage.withLock { storage -> Bool in
             if storage.state != .destroyed || storage.delivering {
                 storage.observers.append(observer)
             }
+            guard receiveCurrent else { return false }
             // While a move is being told, the state being told, not the one it moves to: the
             // steps still to come follow, in order.
-            return storage.told
+            storage.joining.append((observer, storage.told))
+            guard !storage.delivering else { return false }
+            storage.delivering = true
+            return true
         }
-        if receiveCurrent { handler(current) }
+        if start { deliver() }
         return AnyCancellable { [weak self] in
             observer.cancelled.store(true, ordering: .releasing)
             let removed = self?.storage.withLock { storage in
@@ -122,28 +131,48 @@ public final class Lifecycle: Sendable {
         }
     }
 
+    /// What ``deliver()`` tells next: observers that joined their first state, or a step.
+    private enum Telling {
+        case first([(observer: Observer, state: State)])
+        case step(State, [Observer])
+    }
+
+    /// Tells observers that joined their first state and every step not yet told, until none is
+    /// left. One thread at a time: the one that set `delivering`.
     private func deliver() {
         while true {
-            let next = storage.withLock { storage -> (State, [Observer])? in
+            let next = storage.withLock { storage -> Telling? in
+                if !storage.joining.isEmpty {
+                    defer { storage.joining = [] }
+                    return .first(storage.joining)
+                }
                 guard !storage.undelivered.isEmpty else {
                     storage.delivering = false
                     return nil
                 }
                 storage.told = storage.undelivered.removeFirst()
-                return (storage.told, storage.observers)
+                return .step(storage.told, storage.observers)
             }
-            guard let (state, observers) = next else { return }
-            // One cancelled by an earlier handler of the same step is not told it.
-            for observer in observers where !observer.cancelled.load(ordering: .acquiring) {
-                observer.handler(state)
-            }
-            if state == .destroyed {
-                let released = storage.withLock { storage in
-                    defer { storage.observers.removeAll() }
-                    return storage.observers
+            switch next {
+            case nil:
+                return
+            case .first(let joining):
+                for (observer, state) in joining where !observer.cancelled.load(ordering: .acquiring) {
+                    observer.handler(state)
                 }
-                _ = released
-                lifetime.end()
+            case .step(let state, let observers):
+                // One cancelled by an earlier handler of the same step is not told it.
+                for observer in observers where !observer.cancelled.load(ordering: .acquiring) {
+                    observer.handler(state)
+                }
+                if state == .destroyed {
+                    let released = storage.withLock { storage in
+                        defer { storage.observers.removeAll() }
+                        return storage.observers
+                    }
+                    _ = released
+                    lifetime.end()
+                }
             }
         }
     }

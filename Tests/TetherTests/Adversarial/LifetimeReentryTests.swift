@@ -62,8 +62,9 @@ extension Adversarial {
                     steps(["a", "b"], [.initialized, .created]) + ["a:started"]
                         + steps(["a"], [.resumed] + down)
                 case .observeAgain:
-                    // c, added during `started`, is told `started` first, then what follows.
-                    steps(["a", "b"], [.initialized, .created]) + ["a:started", "c:started", "b:started"]
+                    // c, added during `started`, is told `started` once the step is told, then
+                    // what follows.
+                    steps(["a", "b"], [.initialized, .created]) + ["a:started", "b:started", "c:started"]
                         + steps(["a", "b", "c"], [.resumed] + down)
                 case .moveBackToCreated:
                     // resumed still comes, then the steps down to created; then the test's destroy.

@@ -3,8 +3,9 @@ import Synchronization
 import Testing
 import Tether
 
-/// Two threads reaching one subscriber at once: a notification posted on two threads. It must be
-/// told one thing at a time.
+/// Two threads reaching one subscriber or observer at once: a notification posted on two threads,
+/// a lifecycle observed on one thread while another moves it. Each must be told one thing at a
+/// time, in order.
 extension Adversarial {
     @Suite struct SerialDeliveryTests {
         /// Combine calls a subscriber's `receive(_:)` one call at a time, and `sink(boundTo:)`
@@ -55,6 +56,65 @@ extension Adversarial {
             }
             center.post(name: name, object: nil)
             #expect(got.events == [0, 1, 2])
+        }
+
+        /// An observer added with `receiveCurrent` while another thread moves the lifecycle is
+        /// told its first state before the move's step, and ends on the lifecycle's state.
+        @Test func anObserverAddedDuringAMoveIsToldItsFirstStateFirst() async {
+            let lifecycle = Lifecycle(ledger: LedgerFixture().ledger)
+            lifecycle.move(to: .created)
+            let told = Recorder<Lifecycle.State>()
+            let isFirst = Atomic<Bool>(true)
+            let entered = Flag()
+            let moved = Flag()
+            let token = Slot<AnyCancellable>()
+            await onThreads([
+                {
+                    token.put(
+                        lifecycle.observe(receiveCurrent: true) { state in
+                            if isFirst.exchange(false, ordering: .acquiringAndReleasing) {
+                                entered.raise()
+                                spin { moved.isRaised }
+                            }
+                            told.record(state)
+                        })
+                },
+                {
+                    spin { entered.isRaised }
+                    lifecycle.move(to: .started)
+                    moved.raise()
+                },
+            ])
+            #expect(told.events == [.created, .started])
+            #expect(told.events.last == lifecycle.state)
+            token.take()?.cancel()
+        }
+
+        /// Observers come and go on one thread while another moves the lifecycle back and forth:
+        /// each is told states one step apart, in order.
+        @Test func observersAddedWhileItMovesAreToldEachStepInOrder() async {
+            let lifecycle = Lifecycle(ledger: LedgerFixture().ledger)
+            lifecycle.move(to: .created)
+            let recorders = (0..<raceRounds * 250).map { _ in Recorder<Lifecycle.State>() }
+            await onThreads([
+                {
+                    for index in 0..<raceRounds * 500 {
+                        lifecycle.move(to: index.isMultiple(of: 2) ? .started : .created)
+                    }
+                },
+                {
+                    var tokens: [AnyCancellable] = []
+                    for recorder in recorders {
+                        tokens.append(lifecycle.observe { recorder.record($0) })
+                        if tokens.count > 4 { tokens.removeFirst().cancel() }
+                    }
+                    tokens.removeAll()
+                },
+            ])
+            let disordered = recorders.map(\.events).filter { states in
+                zip(states, states.dropFirst()).contains { abs($0.rawValue - $1.rawValue) != 1 }
+            }
+            #expect(disordered.isEmpty, "told out of order, ending: \(disordered.map { $0.suffix(4) })")
         }
     }
 }
