@@ -22,30 +22,33 @@ func startServing(_ ledger: Ledger, at path: String) -> LedgerServer {
 }
 
 /// Returns when standard input ends (end-of-file, or an error) or SIGINT or SIGTERM arrives: how
-/// a headless lab that serves is told to stop. Sleeps meanwhile: Dispatch sources on the main
-/// queue, nothing that polls.
+/// a headless lab that serves is told to stop. Sleeps meanwhile: a thread blocked reading the
+/// input (a Dispatch read source cannot watch every input: on Linux, epoll refuses `/dev/null`
+/// and regular files), and signal sources on the main queue; nothing polls.
 @MainActor
 func waitForEndOfInputOrSignal() async {
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let waiter = EndWaiter(continuation)
-        waiter.input.setEventHandler {
-            var bytes = [UInt8](repeating: 0, count: 512)
-            let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count <= 0 { MainActor.assumeIsolated { waiter.finish() } }
-        }
         waiter.interrupt.setEventHandler { MainActor.assumeIsolated { waiter.finish() } }
         waiter.terminate.setEventHandler { MainActor.assumeIsolated { waiter.finish() } }
         waiter.start()
+        Thread {
+            var bytes = [UInt8](repeating: 0, count: 512)
+            while true {
+                let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count == 0 || (count < 0 && errno != EINTR) { break }
+            }
+            DispatchQueue.main.async { waiter.finish() }
+        }.start()
     }
 }
 
-/// The sources ``waitForEndOfInputOrSignal()`` sleeps on, and the continuation it resumes once.
-/// Main-actor isolated: every handler runs on the main queue.
+/// The signal sources ``waitForEndOfInputOrSignal()`` sleeps on, and the continuation it resumes
+/// once. Main-actor isolated: every handler runs on the main queue.
 @MainActor
 private final class EndWaiter {
-    let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
     let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
     let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
     private var continuation: CheckedContinuation<Void, Never>?
@@ -55,7 +58,6 @@ private final class EndWaiter {
     }
 
     func start() {
-        input.resume()
         interrupt.resume()
         terminate.resume()
     }
@@ -63,7 +65,6 @@ private final class EndWaiter {
     func finish() {
         guard let continuation else { return }
         self.continuation = nil
-        input.cancel()
         interrupt.cancel()
         terminate.cancel()
         continuation.resume()

@@ -146,6 +146,15 @@ import Darwin
         #expect(socketMode(path) == nil, "the headless lab removes its socket when its input ends")
     }
 
+    /// Input that is empty from the start (`/dev/null`, as under `nohup` or in CI): the headless
+    /// lab prints its state, stops serving and exits.
+    @Test func aServingHeadlessLabWhoseInputIsEmptyExits() throws {
+        let lab = try ChildProcess(LabBinary.path, ["--headless", "--keys", "1", "--serve", path])
+        #expect(lab.waitForExit(within: .seconds(20)) == 0)
+        #expect(lab.output.contains("\"stack\""), "its state, printed first")
+        #expect(socketMode(path) == nil, "its socket removed")
+    }
+
     /// `--dump json` of a lab whose accumulation sheet was visited three times, leaky: the
     /// growing site, with its signature, and no leak.
     @Test func attachDumpsGrowth() throws {
