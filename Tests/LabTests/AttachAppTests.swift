@@ -34,6 +34,28 @@ import TetherInspector
         #expect(text.contains("↑/↓ select") && text.contains("q quit"))
     }
 
+    /// The largest counts the protocol carries, in every counter and a growth's counts: shown,
+    /// sparklines and sums included, without overflowing.
+    @Test func theLargestCountsAreShown() throws {
+        let largest = LedgerSnapshot.Counters.largestCount
+        let names = ["owners", "subscriptions", "tasks", "observers", "bindings", "paused", "leaks", "ending"]
+        let counters = (names + ["zombies", "growing"]).map { "\"\($0)\":\(largest)" }.joined(separator: ",")
+        let growth =
+            #"{"owner":"A#1","ownerSite":"M/A.swift:1","kind":"subscription","site":"M/A.swift:2","counts":[0,"#
+            + "\(largest)],\"live\":\(largest)," + #""signature":"A grows","trace":"A#1 grows"}"#
+        let line =
+            "{\"type\":\"snapshot\",\"time\":1,\"counters\":{\(counters)},\"owners\":[],\"leaks\":[],"
+            + "\"growth\":[\(growth)]}"
+        guard case .snapshot(let snapshot)? = try InspectorMessage.decode(line: Array(line.utf8)) else {
+            Issue.record("not a snapshot")
+            return
+        }
+        let (app, backend) = attach(size: Size(width: 300, height: 40))
+        app.receive(.snapshot(snapshot))
+        app.receive(.snapshot(snapshot))
+        #expect(screen(app, backend).contains("\(largest)"))
+    }
+
     @Test func aLeakMessageIsNotedAndEnterOpensTheReport() {
         let (app, backend) = attach()
         app.receive(.snapshot(WireFixtures.snapshot()))

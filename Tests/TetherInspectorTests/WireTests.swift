@@ -377,6 +377,22 @@ import Tether
             "unknown leak kind"
         ),
         (
+            #"{"type":"snapshot","time":0,"counters":{"observers":9223372036854775807},"owners":[],"leaks":[]}"#,
+            "snapshot: counters.observers: not a count: 9223372036854775807"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{"leaks":-1},"owners":[],"leaks":[]}"#,
+            "counters.leaks: not a count: -1"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[{"id":"A#1","site":"a:1","state":"alive","age":0,"entries":[{"kind":"task","site":"a:2","deliveries":9007199254740992,"age":0,"paused":false,"bound":true}]}],"leaks":[]}"#,
+            "deliveries: not a count: 9007199254740992"
+        ),
+        (
+            #"{"type":"snapshot","time":0,"counters":{},"owners":[],"leaks":[],"growth":[{"owner":"A#1","ownerSite":"a:1","kind":"task","site":"a:2","counts":[-9223372036854775808,0],"live":0,"signature":"s","trace":"t"}]}"#,
+            "counts: not a count: -9223372036854775808"
+        ),
+        (
             #"{"type":"hello","version":1,"pid":1e10,"process":"p"}"#,
             "hello: not valid JSON, or a number that does not fit"
         ),

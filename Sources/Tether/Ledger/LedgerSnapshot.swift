@@ -1,8 +1,12 @@
 /// A consistent picture of a ledger at one instant: what a UI renders and a test asserts.
 public struct LedgerSnapshot: Sendable {
     /// Live counts. Decoding reads a counter that is missing as 0, so a reader of an older or
-    /// newer writer's counters still decodes them.
+    /// newer writer's counters still decodes them, and rejects one outside
+    /// 0...``largestCount``, so that sums of counters read from elsewhere cannot overflow.
     public struct Counters: Sendable, Equatable, Codable {
+        /// The largest count decoding accepts: the largest integer JSON carries exactly, 2^53 − 1.
+        public static let largestCount = (1 << 53) - 1
+
         /// Owners whose object is still alive.
         public var owners = 0
         public var subscriptions = 0
@@ -29,7 +33,12 @@ public struct LedgerSnapshot: Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             func count(_ key: CodingKeys) throws -> Int {
-                try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+                let count = try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+                guard (0...Self.largestCount).contains(count) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container, debugDescription: "not a count: \(count)")
+                }
+                return count
             }
             owners = try count(.owners)
             subscriptions = try count(.subscriptions)

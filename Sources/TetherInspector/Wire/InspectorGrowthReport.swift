@@ -79,7 +79,7 @@ extension InspectorGrowthReport: Codable {
             ownerSite: try c.decode(InspectorSnapshot.Site.self, forKey: .ownerSite),
             kind: try c.decode(EntryKind.self, forKey: .kind),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
-            counts: try c.decode([Int].self, forKey: .counts), live: try c.decode(Int.self, forKey: .live),
+            counts: try c.decodeCounts(forKey: .counts), live: try c.decodeCount(forKey: .live),
             signature: try c.decode(String.self, forKey: .signature),
             trace: try c.decode(String.self, forKey: .trace))
     }

@@ -103,8 +103,8 @@ extension InspectorLeakReport.Survivor: Codable {
         self.init(
             kind: try c.decode(EntryKind.self, forKey: .kind),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
-            deliveries: try c.decode(Int.self, forKey: .deliveries),
-            deliveriesAfterEnd: try c.decode(Int.self, forKey: .deliveriesAfterEnd),
+            deliveries: try c.decodeCount(forKey: .deliveries),
+            deliveriesAfterEnd: try c.decodeCount(forKey: .deliveriesAfterEnd),
             bound: try c.decode(Bool.self, forKey: .bound))
     }
 

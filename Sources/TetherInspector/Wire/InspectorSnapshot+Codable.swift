@@ -4,7 +4,8 @@ import Tether
 // Written by hand, not synthesized: the names and shapes are the protocol, so a renamed Swift
 // property must not change them. Decoding ignores unknown keys; counters missing from a line
 // read as 0; an event of a kind this version does not know is skipped. Anything else that does
-// not fit is a decoding error, never a trap: durations and numbers are range-checked.
+// not fit is a decoding error, never a trap: durations and numbers are range-checked (a count
+// is 0...Counters.largestCount, so that sums of counts cannot overflow).
 
 extension InspectorSnapshot.Site: Codable {
     /// `Module/File.swift:LINE`: the `#fileID` and the line.
@@ -35,7 +36,7 @@ extension InspectorSnapshot.Entry: Codable {
             kind: try c.decode(EntryKind.self, forKey: .kind),
             owner: try c.decodeOwnerIfPresent(forKey: .owner),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
-            deliveries: try c.decode(Int.self, forKey: .deliveries),
+            deliveries: try c.decodeCount(forKey: .deliveries),
             age: try c.decodeDuration(forKey: .age),
             paused: try c.decode(Bool.self, forKey: .paused),
             bound: try c.decode(Bool.self, forKey: .bound))
@@ -223,6 +224,26 @@ extension KeyedDecodingContainer {
                 forKey: key, in: self, debugDescription: "not a duration in seconds: \(seconds)")
         }
         return duration
+    }
+
+    /// A count: a whole number in 0...``LedgerSnapshot/Counters/largestCount``.
+    func decodeCount(forKey key: Key) throws -> Int {
+        let count = try decode(Int.self, forKey: key)
+        try checkCounts([count], forKey: key)
+        return count
+    }
+
+    /// A list of counts, each as ``decodeCount(forKey:)`` reads one.
+    func decodeCounts(forKey key: Key) throws -> [Int] {
+        let counts = try decode([Int].self, forKey: key)
+        try checkCounts(counts, forKey: key)
+        return counts
+    }
+
+    private func checkCounts(_ counts: [Int], forKey key: Key) throws {
+        if let bad = counts.first(where: { !(0...LedgerSnapshot.Counters.largestCount).contains($0) }) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a count: \(bad)")
+        }
     }
 
     /// An owner's `Type#serial`.
