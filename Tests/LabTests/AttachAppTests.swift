@@ -100,6 +100,9 @@ import TetherInspector
         app.receive(.snapshot(WireFixtures.snapshot()))
         app.application.send([.character("/"), .character("s"), .character("h"), .character("q")])
         #expect(!app.application.isFinished, "q typed into the filter")
+        #expect(
+            screen(app, backend).split(separator: "\n").last == "Enter keep  Esc clear",
+            "only the filter's keys work while it is typed")
         app.application.send(.enter)
         let text = screen(app, backend)
         #expect(text.contains("filter: shq"))

@@ -228,6 +228,10 @@ public final class LabApp {
                 guard let self else { return [] }
                 return keyMap.hints(for: inspector.isEditingFilter ? .filter : .inspector)
             })
+        application.isTyping = { [weak self] in
+            guard let self else { return false }
+            return inspector.isEditingFilter && application.sidePanelTakesKeys
+        }
         application.footerHints = { [weak self] screen in
             guard let self else { return screen.keyHints }
             let context: KeyMap.Context =

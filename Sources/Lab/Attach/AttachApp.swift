@@ -126,9 +126,9 @@ public final class AttachApp {
     func handle(_ key: Key, context: ScreenContext) -> Bool {
         if case .reconnected? = note { note = nil }
         switch inspector.handle(key) {
-        case .ignored, .giveBackFocus:
+        case .ignored:
             return false
-        case .handled:
+        case .handled, .giveBackFocus:  // nowhere to give the keys: the inspector is the screen
             return true
         case .openReport(let group):
             context.present(LeakReportScreen(group: group, ledger: ledger))

@@ -96,7 +96,7 @@ final class Inspector {
 
     /// Handles `key` while the inspector has the focus.
     func handle(_ key: Key) -> Outcome {
-        if isEditingFilter { return editFilter(key) ? .handled : .ignored }
+        if isEditingFilter { return editFilter(key) }
         if let step = key.navigationStep(page: 10, limit: content.items.count) {
             move(by: step)
             return .handled
@@ -144,21 +144,25 @@ final class Inspector {
         if selection == nil { selection = content.items.first }
     }
 
-    private func editFilter(_ key: Key) -> Bool {
+    /// Handles `key` while the filter is being typed: every character is text.
+    private func editFilter(_ key: Key) -> Outcome {
         switch key {
         case .enter:
             isEditingFilter = false
         case .escape:
             isEditingFilter = false
             setFilter("")
+        case .tab, .backTab:
+            isEditingFilter = false
+            return .giveBackFocus
         case .backspace, .delete:
             setFilter(String(filter.dropLast()))
         case .character(let c):
             setFilter(filter + String(c))
         default:
-            return false
+            return .ignored
         }
-        return true
+        return .handled
     }
 
     private func setFilter(_ text: String) {

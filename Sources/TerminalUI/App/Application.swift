@@ -36,6 +36,9 @@ public final class Application {
     /// The footer's hints for the top screen, before the global keys' hints. The default is
     /// the screen's own `keyHints`.
     public var footerHints: @MainActor (any Screen) -> [KeyHint] = { $0.keyHints }
+    /// Whether text is being typed (a filter): the screen or panel with the keys takes every
+    /// character, global keys' included, so the footer shows its hints alone.
+    public var isTyping: @MainActor () -> Bool = { false }
     /// Whether the side panel has the focus: it then takes keys before the top screen (see
     /// `SidePanel`). Set it to move the focus; it stays set while the panel is hidden, but the
     /// panel takes keys only while it is shown.

@@ -109,7 +109,8 @@ extension Application {
         if let footer = layout.footer {
             let screenHints =
                 sidePanelTakesKeys ? sidePanel?.keyHints() ?? [] : stack.top.map(footerHints) ?? []
-            let hints = Application.fit(screen: screenHints, global: globalHints, width: footer.width)
+            let hints = Application.fit(
+                screen: screenHints, global: isTyping() ? [] : globalHints, width: footer.width)
             KeyHintBar(hints, theme: theme).render(into: &buffer, area: footer)
         }
         let screens = stack.screens

@@ -40,6 +40,18 @@ import Testing
                 == "   ╭•╮    Tether Lab   orientation portrait   mode bound (this sheet: leaky)")
     }
 
+    /// While a filter is typed every character goes into it, so the footer shows the filter's
+    /// keys alone; Tab keeps the filter and gives the keys back.
+    @Test func typingAFilterShowsOnlyTheKeysThatWork() async throws {
+        let lab = try await runLab("Tab / q m")
+        #expect(lab.backend.trimmedTextLines.last == "Enter keep  Esc clear")
+        #expect(lab.dump().stack == ["home"] && lab.dump().mode == "bound", "q and m were typed")
+        await lab.run(try KeyScript.parse("Tab r"))
+        #expect(lab.dump().orientation == "landscapeLeft", "Tab gave the keys back: r rotates")
+        #expect(lab.screenText.contains("filter: qm  (/ edits, Esc clears)"))
+        #expect(lab.backend.trimmedTextLines.last?.hasSuffix("? help  q quit") == true)
+    }
+
     @Test func leaksOfOneShapeAreOneRowWithACount() async throws {
         let lab = try await runLab(
             "m 1 r Esc wait:400 1 r Esc wait:400 1 r Esc wait:400 r", scenarios: Scenarios.all)
