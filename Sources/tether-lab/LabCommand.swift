@@ -40,7 +40,11 @@ struct LabCommand: ParsableCommand {
     @Flag(help: "Run without a terminal, on an in-memory screen.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Screen size for --headless (default 120x40).", valueName: "WxH"))
+    // `.unconditional`: a number that starts with a dash (`-5x10`, `-1`) is the option's value,
+    // which its own check rejects clearly, not "a missing value".
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Screen size for --headless (default 120x40).", valueName: "WxH"))
     var size: ScreenSize?
 
     @Option(help: ArgumentHelp("Keys to press, e.g. \"1 r r Esc wait:400\".", valueName: "keys"))
@@ -55,6 +59,7 @@ struct LabCommand: ParsableCommand {
     var dump: DumpFormat?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Present, rotate and dismiss every scenario N times in each mode.", valueName: "N")
     )
     var soak: Int?

@@ -107,6 +107,11 @@ import Testing
         (["--bogus"], "tether-lab: unknown option '--bogus' (see --help)"),
         (["--keys", "1"], "tether-lab: --size, --keys, --script and --dump need --headless (see --help)"),
         (["--soak", "0"], "tether-lab: bad --soak count 0 (expected a positive number) (see --help)"),
+        (["--soak", "-1"], "tether-lab: bad --soak count -1 (expected a positive number) (see --help)"),
+        (
+            ["--headless", "--size", "-5x10"],
+            "tether-lab: the value '-5x10' is invalid for '--size <WxH>' (see --help)"
+        ),
         (
             ["--soak", "1", "--soak-modes", "some"],
             "tether-lab: the value 'some' is invalid for '--soak-modes <bound|leaky|both>'. Please provide one "
