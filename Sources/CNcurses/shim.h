@@ -213,9 +213,10 @@ static void cncurses_crash_handler(int signo, siginfo_t *info, void *context) {
     if (info == NULL || info->si_code <= 0) raise(signo);
 }
 
-/// Installs the crash handler for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS (on an
-/// alternate stack, so a stack overflow can still restore the terminal), remembering the
-/// actions it replaces to chain to them.
+/// Installs the crash handler for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and
+/// SIGQUIT (on an alternate stack, so a stack overflow can still restore the terminal),
+/// remembering the actions it replaces to chain to them. SIGQUIT asks for a core dump and the
+/// runtime's backtrace: it gets them, on a terminal restored first.
 static inline void cncurses_install_crash_handlers(void) {
     static char altstack[256 * 1024];
     stack_t ss;
@@ -228,7 +229,7 @@ static inline void cncurses_install_crash_handlers(void) {
     sa.sa_sigaction = cncurses_crash_handler;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-    int signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS};
+    int signals[] = {SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGQUIT};
     struct cncurses_restore_state *st = cncurses_state();
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction previous;

@@ -215,7 +215,9 @@ private func colorParameters(in output: String) -> [Int] {
         #expect(pty.isCooked)
     }
 
-    @Test(arguments: [(SIGSEGV, true), (SIGABRT, true), (SIGSEGV, false), (SIGABRT, false)])
+    @Test(arguments: [
+        (SIGSEGV, true), (SIGABRT, true), (SIGQUIT, true), (SIGSEGV, false), (SIGABRT, false), (SIGQUIT, false),
+    ])
     func aCrashRestoresTheTerminalAndStillDiesByTheSignal(signal: Int32, backtrace: Bool) throws {
         disableCoreDumps()
         let pty = try startDemo(environment: [
