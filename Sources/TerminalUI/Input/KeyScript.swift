@@ -30,11 +30,13 @@ public struct KeyScriptError: Error, Equatable, Sendable, CustomStringConvertibl
 public enum KeyScript {
     /// The steps of `text`.
     ///
-    /// - Parameter comments: Whether a word starting with `#` begins a comment (scripts); in
-    ///   `--keys` a lone `#` is the key `#`.
+    /// - Parameter comments: Whether a word starting with `#` begins a comment (scripts, where a
+    ///   leading byte-order mark, as some editors write, is skipped too); in `--keys` a lone `#`
+    ///   is the key `#`.
     /// - Throws: ``KeyScriptError`` naming the first unknown key name or bad wait.
     public static func parse(_ text: String, comments: Bool = false) throws(KeyScriptError) -> [KeyStep] {
         var steps: [KeyStep] = []
+        let text = comments && text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
         for line in text.split(
             omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         {
