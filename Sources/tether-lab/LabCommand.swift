@@ -85,9 +85,9 @@ struct LabCommand: ParsableCommand {
             guard soak > 0 else {
                 throw ValidationError("bad --soak count \(soak) (expected a positive number)")
             }
-            guard keys == nil, script == nil, dump == nil, serve == nil else {
+            guard size == nil, keys == nil, script == nil, dump == nil, serve == nil else {
                 throw ValidationError(
-                    "--soak runs by itself; it takes no --keys, --script, --dump or --serve")
+                    "--soak runs by itself; it takes no --size, --keys, --script, --dump or --serve")
             }
         } else if soakModes != nil || noRSSCheck {
             throw ValidationError("--soak-modes and --no-rss-check go with --soak")

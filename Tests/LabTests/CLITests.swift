@@ -124,7 +124,11 @@ import Testing
         ),
         (
             ["--soak", "1", "--serve", "/tmp/x.sock"],
-            "tether-lab: --soak runs by itself; it takes no --keys, --script, --dump or --serve (see --help)"
+            "tether-lab: --soak runs by itself; it takes no --size, --keys, --script, --dump or --serve (see --help)"
+        ),
+        (
+            ["--soak", "1", "--headless", "--size", "80x24"],
+            "tether-lab: --soak runs by itself; it takes no --size, --keys, --script, --dump or --serve (see --help)"
         ),
         (
             ["--headless", "--serve", "/etc/passwd"],
