@@ -100,11 +100,12 @@ extension LedgerState {
         return change(&owners.values[index])
     }
 
-    /// Drops a settled owner (a verdict queued for it is skipped when it comes up), and moves on
-    /// the owners its leak covered: each is now covered by the next ancestor that leaks, or is a
-    /// leak of its own.
+    /// Drops a settled owner (a verdict queued for it is skipped when it comes up; the last one
+    /// queued, an owner released as it ended, is dropped now), and moves on the owners its leak
+    /// covered: each is now covered by the next ancestor that leaks, or is a leak of its own.
     private mutating func forget(ownerAt index: [UInt64: OwnerBook].Index, at now: Duration) {
         let key = owners.remove(at: index).key
+        if pending.last?.owner == key { pending.removeLast() }
         if !reported.isEmpty { reported.removeValue(forKey: key) }
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
