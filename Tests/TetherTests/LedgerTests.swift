@@ -376,6 +376,21 @@ private final class ChildModel {
         #expect(calls.events.count == 2)
     }
 
+    /// A handler told of a change leaves without a snapshot (a metrics reporter that ended):
+    /// one registered after it is still told of the next change.
+    @Test func aHandlerRegisteredAfterAnotherWasToldIsToldTheNextChange() {
+        let fixture = LedgerFixture()
+        let first = fixture.ledger.onChange {}
+        fixture.ledger.note("a")
+        first.cancel()
+        let calls = Recorder<Int>()
+        let second = fixture.ledger.onChange { calls.record(1) }
+        fixture.ledger.note("b")
+        fixture.ledger.note("c")
+        #expect(calls.events.count == 1)
+        second.cancel()
+    }
+
     @Test func disabledLedgerRecordsNothing() {
         let ledger = Ledger(clock: ManualClock(), isEnabled: false)
         let subject = PassthroughSubject<Int, Never>()

@@ -97,7 +97,9 @@ public final class Ledger: Sendable {
     }
 
     /// Calls `handler` when the ledger changes — at most once between two ``snapshot()`` (or
-    /// ``takeCounters()``) calls, so a UI that re-renders from a snapshot gets coalesced updates.
+    /// ``takeCounters()``) calls, so a UI that re-renders from a snapshot gets coalesced updates
+    /// (and once more after another handler registers: the first change after it calls them all,
+    /// so that a handler is never left waiting on a change another handler was told of).
     /// Costs nothing while no handler is registered.
     ///
     /// The handler runs on the thread that made the change, after the ledger is unlocked; keep it
@@ -106,6 +108,7 @@ public final class Ledger: Sendable {
     public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
         let key = state.withLock { $0.keep(handler, in: \.changeHandlers) }
         listenerCount.wrappingAdd(1, ordering: .relaxed)
+        changePending.store(false, ordering: .releasing)
         return AnyCancellable { [weak self] in
             guard let self else { return }
             let removed = self.state.withLock { $0.changeHandlers.removeValue(forKey: key) }
