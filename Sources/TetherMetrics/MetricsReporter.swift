@@ -31,22 +31,23 @@ final class MetricsReporter: Sendable {
     private let metrics: LedgerMetrics
     /// Gives the metrics back to the backend's share (``LedgerMetrics/shared(for:)``), once.
     private let release: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
+    /// The counters count from here on: the zombie count is taken now, before the reporter hears
+    /// of any change (a change on another thread may be read before ``start()``).
     init(ledger: Ledger, factory: any MetricsFactory) {
         self.ledger = ledger
         self.clock = ledger.clock
+        var state = State()
+        state.reported.zombies = ledger.counters.zombies
+        self.state = Mutex(state)
         (metrics, release) = LedgerMetrics.shared(for: factory)
     }
 
-    /// Takes the first reading; the counters count from here on.
+    /// Takes the first reading.
     func start() {
         guard let ledger else { return }
-        let zombiesBefore = ledger.counters.zombies
-        state.withLock { state in
-            state.reported.zombies = zombiesBefore
-            read(ledger, into: &state)
-        }
+        state.withLock { state in read(ledger, into: &state) }
     }
 
     /// The ledger changed (its `onChange` handler, on the changing thread).

@@ -3,7 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 import Tether
-import TetherMetrics
+
+@testable import TetherMetrics
 
 /// Each metric following a scripted ledger, through swift-metrics' test backend.
 @Suite struct ReportMetricsTests {
@@ -92,6 +93,25 @@ import TetherMetrics
         #expect(fixture.gaugeHistory("tether_growing_sites") == [1, 0])
         withExtendedLifetime(session) {}
         reporting.cancel()
+    }
+
+    /// Another thread changes the ledger after the reporter's change handler registered and
+    /// before its first reading: that change is read first, and still counts only the zombies
+    /// since the reporter was made.
+    @Test func aChangeReadBeforeTheFirstReadingCountsFromTheStart() throws {
+        let fixture = MetricsFixture()
+        let events = PassthroughSubject<Int, Never>()
+        let kept = fixture.run { Forgetful(events: events) }
+        kept.bag.end()
+        events.send(0)
+        events.send(1)  // two zombies before any reporting
+        let reporter = MetricsReporter(ledger: fixture.ledger, factory: fixture.metrics)
+        events.send(2)
+        reporter.ledgerChanged()  // what the handler does, on the changing thread
+        reporter.start()
+        #expect(try fixture.metrics.expectCounter("tether_zombie_deliveries_total").totalValue == 1)
+        reporter.end()
+        withExtendedLifetime(kept) {}
     }
 
     @Test func zombieDeliveriesAreCountedOneByOne() throws {
