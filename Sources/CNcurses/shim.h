@@ -49,6 +49,16 @@ static inline int cncurses_setup_locale(void) {
 }
 
 static inline SCREEN *cncurses_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+/// Whether the terminal can move its cursor to a place (terminfo's `cup`): what full screen needs.
+static inline int cncurses_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
+/// Ends the screen `newterm` opened, for a terminal that will not be used after all.
+static inline void cncurses_close_screen(SCREEN *screen) {
+    endwin();
+    delscreen(screen);
+}
 static inline int cncurses_set_escdelay(int ms) { return set_escdelay(ms); }
 static inline int cncurses_lines(void) { return LINES; }
 static inline int cncurses_cols(void) { return COLS; }

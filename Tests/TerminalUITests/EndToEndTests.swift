@@ -28,6 +28,7 @@ private func demoPath() -> String {
 
 private let leaveAlternateScreen = "\u{1B}[?1049l"
 private let showCursor = "\u{1B}[?25h"
+private let normalCursorKeys = "\u{1B}[?1l"
 
 private func startDemo(
     environment extra: [String: String] = [:], size: Size = Size(width: 60, height: 14),
@@ -126,6 +127,17 @@ private func colorParameters(in output: String) -> [Int] {
         pty.signal(signal)
         #expect(pty.waitForExit() == .signaled(signal))
         #expect(pty.outputText(since: mark).contains(leaveAlternateScreen))
+        #expect(pty.isCooked)
+    }
+
+    /// A terminal without cursor addressing (`TERM=dumb`) opens, but cannot show a screen: one
+    /// line and exit code 1, as for a terminal ncurses does not know, and the terminal as it was.
+    @Test(arguments: ["dumb", "nosuchterm"])
+    func aTerminalThatCannotShowAScreenIsOneLine(term: String) throws {
+        let pty = try startDemo(environment: ["TERM": term])
+        #expect(pty.waitForExit() == .exited(1))
+        #expect(pty.outputText.contains("tui-demo: ") && pty.outputText.contains("(TERM=\(term))"))
+        #expect(!pty.outputText.contains("last sheet result"), "nothing drawn")
         #expect(pty.isCooked)
     }
 
@@ -231,6 +243,7 @@ private func colorParameters(in output: String) -> [Int] {
         let after = pty.outputText(since: mark)
         #expect(after.contains(leaveAlternateScreen))
         #expect(after.contains(showCursor))
+        #expect(after.contains(normalCursorKeys), "arrows send ESC [ A again, not ESC O A")
         #expect(pty.isCooked)
         if backtrace {
             // The runtime's crash report still runs, after the restore, on the normal screen.

@@ -42,8 +42,10 @@ public final class NcursesBackend: InteractiveBackend {
 
     /// Signals the run loop handles (delivered through `readSignals()`).
     public static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
-    /// What the crash handler writes: reset attributes, mouse off, cursor on, leave the alternate screen.
-    static let resetSequence = "\u{1B}[0m\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?25h\u{1B}[?1049l"
+    /// What the crash handler writes: reset attributes, mouse off, cursor and keypad keys back to
+    /// normal (arrows as `ESC [ A` again), cursor on, leave the alternate screen.
+    static let resetSequence =
+        "\u{1B}[0m\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?1l\u{1B}>\u{1B}[?25h\u{1B}[?1049l"
 
     public internal(set) var size: Size
     /// True when the locale could be set to UTF-8 (otherwise use ASCII line drawing).
@@ -82,11 +84,15 @@ public final class NcursesBackend: InteractiveBackend {
         signalFileDescriptor = cncurses_signal_pipe_open()
         // Installed before newterm, so ncurses does not install its own handlers for these.
         for s in NcursesBackend.watchedSignals { _ = cncurses_signal_pipe_watch(s) }
-        guard cncurses_newterm_stdio() != nil else {
+        let term = Terminal.environment["TERM"] ?? ""
+        guard let screen = cncurses_newterm_stdio() else {
             cncurses_disarm_restore()
-            throw StartError(
-                description:
-                    "ncurses could not open the terminal (TERM=\(Terminal.environment["TERM"] ?? ""))")
+            throw StartError(description: "ncurses could not open the terminal (TERM=\(term))")
+        }
+        guard cncurses_can_address_cursor() != 0 else {
+            cncurses_close_screen(screen)
+            cncurses_disarm_restore()
+            throw StartError(description: "the terminal cannot move its cursor (TERM=\(term)): full screen needs one that can")
         }
         isOpen = true
         raw()
