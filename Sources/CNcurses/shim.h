@@ -64,10 +64,9 @@ static inline int cncurses_lines(void) { return LINES; }
 static inline int cncurses_cols(void) { return COLS; }
 static inline int cncurses_keypad(int on) { return keypad(stdscr, on ? TRUE : FALSE); }
 static inline int cncurses_nodelay(int on) { return nodelay(stdscr, on ? TRUE : FALSE); }
-static inline int cncurses_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
-static inline int cncurses_key_code_yes(void) { return KEY_CODE_YES; }
+/// The next byte of input, or a `KEY_*` code above 0xFF, or ERR when there is none.
+static inline int cncurses_getch(void) { return wgetch(stdscr); }
 static inline int cncurses_ok(void) { return OK; }
-static inline int cncurses_err(void) { return ERR; }
 
 /// 1 when the calling OS thread is the process's main thread.
 static inline int cncurses_is_main_thread(void) {

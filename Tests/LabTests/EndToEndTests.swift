@@ -72,6 +72,39 @@ import Darwin
         #expect(pty.isCooked)
     }
 
+    /// Home drawn, then Tab (the inspector takes the keys) and `/` (typing a filter).
+    func startTypingAFilter() throws -> PseudoTerminal {
+        let pty = try startHome()
+        pty.send(.tab)
+        #expect(pty.waitForScreen("keys here"))
+        pty.send("/")
+        #expect(pty.waitForScreen("filter: _"))
+        return pty
+    }
+
+    /// A character whose bytes arrive in two reads (a slow link, a paste cut at a buffer's end)
+    /// is typed whole, and so is what comes with its second half.
+    @Test func aCharacterSplitBetweenReadsIsTyped() throws {
+        let pty = try startTypingAFilter()
+        pty.send([UInt8(ascii: "a"), 0xC3])  // "a", and the first byte of "é"
+        #expect(pty.waitForScreen("filter: a_"))
+        pty.send([0xA9, UInt8(ascii: "b")])  // the rest of "é", and "b"
+        #expect(pty.waitForScreen("filter: aéb_"))
+        pty.send("q")
+        #expect(pty.waitForScreen("filter: aébq_"))
+        pty.send(.ctrl("c"))
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
+    /// A byte that is no part of UTF-8 (a stray 0xFF, a Latin-1 é) is dropped alone.
+    @Test func keysAfterABadByteAreTyped() throws {
+        let pty = try startTypingAFilter()
+        pty.send([0xFF, UInt8(ascii: "x"), 0xE9, UInt8(ascii: "y")])
+        #expect(pty.waitForScreen("filter: xy_"))
+        pty.send(.ctrl("c"))
+        #expect(pty.waitForExit() == .exited(0))
+    }
+
     @Test func quitRestoresTheTerminal() throws {
         let pty = try startHome()
         pty.send(.character("1"))

@@ -91,3 +91,28 @@ import Testing
         #expect(throws: KeyScriptError.self) { try KeyScript.parse("wait:-5") }
     }
 }
+
+@Suite struct UTF8AssemblerTests {
+    private func scalars(_ reads: [[UInt8]]) -> String {
+        var assembler = UTF8Assembler()
+        var text = ""
+        for read in reads {
+            for byte in read { if let scalar = assembler.push(byte) { text.unicodeScalars.append(scalar) } }
+        }
+        return text
+    }
+
+    @Test func charactersSplitBetweenReadsArriveWhole() {
+        #expect(scalars([[0x61, 0xC3], [0xA9, 0x62]]) == "aéb")
+        #expect(scalars([[0xE4], [0xB8], [0xAD, 0x7A]]) == "中z")
+        #expect(scalars([[0xF0, 0x9F], [0x98, 0x80]]) == "😀")
+    }
+
+    @Test func aByteThatIsNoPartOfACharacterIsDroppedAlone() {
+        #expect(scalars([[0xFF, 0x78, 0xE9, 0x79]]) == "xy", "0xFF, and a Latin-1 é cut short by y")
+        #expect(scalars([[0x80, 0x41]]) == "A", "a continuation with nothing before it")
+        #expect(scalars([[0xC3, 0x41, 0xC3, 0xA9]]) == "Aé", "an unfinished character, then a whole one")
+        #expect(scalars([[0xE0, 0x80, 0x80, 0x42]]) == "B", "an overlong form")
+        #expect(scalars([[0xED, 0xA0, 0x80, 0x43]]) == "C", "a surrogate")
+    }
+}

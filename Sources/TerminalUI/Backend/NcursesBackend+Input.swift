@@ -11,15 +11,16 @@ import Darwin
 /// The input side of the terminal backend: keys, mouse, resizes and the signals the run loop
 /// watches, decoded from ncurses and the self-pipe.
 extension NcursesBackend {
+    /// Keys, mouse events and resizes read since the last call. Text is read a byte at a time
+    /// and assembled here (``UTF8Assembler``), so a character split between two reads arrives
+    /// whole and a stray byte costs nothing after it.
     public func readEvents() -> [Event] {
         NcursesBackend.assertOnMainThread()
         var events: [Event] = []
-        var ch: wint_t = 0
         while true {
-            let r = cncurses_get_wch(&ch)
-            if r == cncurses_err() { break }
-            if r == cncurses_key_code_yes() {
-                let code = Int32(truncatingIfNeeded: ch)
+            let code = cncurses_getch()
+            guard code >= 0 else { break }  // ERR: nothing more to read
+            if code > 0xFF {
                 if code == KEY_RESIZE {
                     needsUpdate = true
                     size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
@@ -36,7 +37,7 @@ extension NcursesBackend {
                 } else if let key = NcursesBackend.key(forKeyCode: code) {
                     events.append(.key(key))
                 }
-            } else if let u = Unicode.Scalar(UInt32(ch)), let key = Key.decode(scalar: u) {
+            } else if let scalar = text.push(UInt8(code)), let key = Key.decode(scalar: scalar) {
                 events.append(.key(key))
             }
         }

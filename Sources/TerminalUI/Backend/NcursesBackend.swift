@@ -68,6 +68,8 @@ public final class NcursesBackend: InteractiveBackend {
     private var lastCharacterBits: (style: Style, bits: chtype?)?
     /// Something was drawn, cleared or moved since the last `doupdate`.
     var needsUpdate = true
+    /// The text input's bytes, assembled into characters across reads.
+    var text = UTF8Assembler()
     /// Where `setCursor` put the cursor (nil: hidden); drawing moves ncurses' cursor, so
     /// `flush()` puts it back before the update.
     private var cursor: Point?
