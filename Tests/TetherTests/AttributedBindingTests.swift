@@ -37,6 +37,30 @@ import Testing
         #expect(fixture.ledger.snapshot().events.isEmpty)
     }
 
+    /// A worker made inside a screen's bound task starts its own loop there: the loop inherits
+    /// the screen task's task-locals, but its deliveries are not that task's — nor, once the
+    /// screen has ended, its owner's zombies.
+    @Test func aTaskStartedInsideAnotherCountsNoDeliveryOnItsEntry() async {
+        let fixture = LedgerFixture()
+        let (ticks, send) = AsyncStream.makeStream(of: Int.self)
+        let loop = Slot<Task<Void, Never>>()
+        var screen: Model? = fixture.run { Model() }
+        await fixture.run {
+            screen!.bag.task {
+                loop.put(Task { for await _ in ticks { Task.countDelivery() } })
+                Task.countDelivery()  // the screen's own task: counted on its entry
+            }
+        }.value
+        #expect(fixture.ledger.snapshot().events.filter { $0.kind == .zombie }.isEmpty)
+        screen?.bag.dispose()
+        screen = nil
+        send.yield(1)
+        send.finish()
+        await loop.value?.value
+        #expect(fixture.ledger.counters.zombies == 0, "the worker's value is no zombie of the screen")
+        #expect(fixture.ledger.snapshot().events.filter { $0.kind == .zombie }.isEmpty)
+    }
+
     @Test func attributedObservationOutlivesItsOwnerAsALeakNamedByItsCallSite() throws {
         let fixture = LedgerFixture()
         let value = ObservedProperty(0)

@@ -56,14 +56,16 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
         self.receiveValue = receiveValue
     }
 
-    /// The task runs the body with its entry bound as ``LedgerEntry/current``, so that its
-    /// deliveries count there. With the ledger off there is no entry, and unless the task
-    /// inherited one from the sender's, nothing to bind (and no task-local to push).
+    /// The task runs the body with its entry bound to it (``LedgerEntry/current``), so that its
+    /// deliveries count there. With the ledger off there is no entry, and nothing to bind (and no
+    /// task-local to push).
     func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
         let task = Task(priority: storage.priority) {
             if await self.slot.gate.pass(), !Task.isCancelled {
-                if entry != nil || LedgerEntry.current != nil {
-                    await LedgerEntry.$current.withValue(entry) { await self.receiveValue(self.value) }
+                if let entry {
+                    await LedgerEntry.$bound.withValue(LedgerEntry.TaskBinding(entry)) {
+                        await self.receiveValue(self.value)
+                    }
                 } else {
                     await self.receiveValue(self.value)
                 }

@@ -24,7 +24,31 @@ extension Task where Success == Never, Failure == Never {
 }
 
 extension LedgerEntry {
+    /// An entry bound to the task that runs for it (``LedgerEntry/bound``).
+    struct TaskBinding: Sendable {
+        let entry: LedgerEntry
+        /// The running task's identity when it was bound.
+        let task: Int?
+
+        /// Binds `entry` to the running task.
+        init(_ entry: LedgerEntry) {
+            self.entry = entry
+            task = TaskBinding.runningTask
+        }
+
+        static var runningTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+    }
+
+    /// The entry bound to the task that runs for it: `Lifetime.task`, `Task.attributed` and
+    /// `asyncSink` bodies bind theirs around their operation.
+    @TaskLocal static var bound: TaskBinding?
+
     /// The ledger entry of the running task, if it has one (see `Task.countDelivery()`): Tether's
-    /// async sequences count each element they hand the task on it.
-    @TaskLocal static var current: LedgerEntry?
+    /// async sequences count each element they hand the task on it. A task started inside such
+    /// a task inherits its binding (task-locals are copied) but is another task, with no entry:
+    /// its deliveries are not the entry's (nor its owner's zombies).
+    static var current: LedgerEntry? {
+        guard let binding = bound, binding.task == TaskBinding.runningTask else { return nil }
+        return binding.entry
+    }
 }
