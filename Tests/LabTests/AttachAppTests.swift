@@ -38,7 +38,9 @@ import TetherInspector
     /// sparklines and sums included, without overflowing.
     @Test func theLargestCountsAreShown() throws {
         let largest = LedgerSnapshot.Counters.largestCount
-        let names = ["owners", "subscriptions", "tasks", "observers", "bindings", "paused", "leaks", "ending"]
+        let names = [
+            "owners", "subscriptions", "tasks", "observers", "bindings", "paused", "leaks", "ending",
+        ]
         let counters = (names + ["zombies", "growing"]).map { "\"\($0)\":\(largest)" }.joined(separator: ",")
         let growth =
             #"{"owner":"A#1","ownerSite":"M/A.swift:1","kind":"subscription","site":"M/A.swift:2","counts":[0,"#

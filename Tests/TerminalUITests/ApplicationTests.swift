@@ -97,13 +97,16 @@ import Tether
         let screens = Rect(x: 0, y: 2, width: 100, height: 10)
         #expect(Presentation.sheet(heightPercent: 20).rect(screens: screens, frame: frame).height == 3)
         #expect(
-            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: screens, frame: frame).height == 5)
+            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: screens, frame: frame).height
+                == 5)
         #expect(
-            Presentation.sheet(heightPercent: 60, minHeight: 5).rect(screens: screens, frame: frame).height == 6,
+            Presentation.sheet(heightPercent: 60, minHeight: 5).rect(screens: screens, frame: frame).height
+                == 6,
             "the share wins when it is taller")
         let short = Rect(x: 0, y: 2, width: 100, height: 4)
         #expect(
-            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: short, frame: frame).height == 4,
+            Presentation.sheet(heightPercent: 20, minHeight: 5).rect(screens: short, frame: frame).height
+                == 4,
             "never taller than the screens' area")
     }
 

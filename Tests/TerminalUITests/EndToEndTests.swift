@@ -228,7 +228,8 @@ private func colorParameters(in output: String) -> [Int] {
     }
 
     @Test(arguments: [
-        (SIGSEGV, true), (SIGABRT, true), (SIGQUIT, true), (SIGSEGV, false), (SIGABRT, false), (SIGQUIT, false),
+        (SIGSEGV, true), (SIGABRT, true), (SIGQUIT, true), (SIGSEGV, false), (SIGABRT, false),
+        (SIGQUIT, false),
     ])
     func aCrashRestoresTheTerminalAndStillDiesByTheSignal(signal: Int32, backtrace: Bool) throws {
         disableCoreDumps()

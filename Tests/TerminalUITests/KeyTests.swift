@@ -81,7 +81,9 @@ import Testing
         #expect(steps == [.key(.character("1")), .key(.character("r")), .key(.escape)])
         #expect(try KeyScript.parse("#") == [.key(.character("#"))], "outside scripts # is a key")
         #expect(
-            try KeyScript.parse("\u{FEFF}1 r\n", comments: true) == [.key(.character("1")), .key(.character("r"))],
+            try KeyScript.parse("\u{FEFF}1 r\n", comments: true) == [
+                .key(.character("1")), .key(.character("r")),
+            ],
             "a script's byte-order mark is not a key")
     }
 

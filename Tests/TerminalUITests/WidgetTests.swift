@@ -30,7 +30,10 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
     @Test func paragraphLeadsWrappedRowsWithTheLinesContinuation() {
         var line = Line("│  the quick brown fox")
         line.continuation = [TextSpan("│  ")]
-        #expect(render(Paragraph([line]), width: 12, height: 3) == ["│  the quick", "│  brown fox", "            "])
+        #expect(
+            render(Paragraph([line]), width: 12, height: 3) == [
+                "│  the quick", "│  brown fox", "            ",
+            ])
         #expect(Paragraph.height(of: [line], width: 12) == 2)
         #expect(
             render(Paragraph([line]), width: 3, height: 2) == ["│  ", "the"],

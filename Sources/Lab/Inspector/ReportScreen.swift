@@ -65,7 +65,8 @@ final class ReportScreen<Report: Sendable>: Screen {
     /// The rail a trace line's wrapped rows start with: its tree prefix with each branch carried
     /// on down (`├─ ` becomes `│  `, `╰─ ` blanks).
     static func rail(of line: Substring) -> String {
-        String(line.prefix { "│├╰─|`- ".contains($0) }.map { "│├".contains($0) ? "│" : $0 == "|" ? "|" : " " })
+        let prefix = line.prefix { "│├╰─|`- ".contains($0) }
+        return String(prefix.map { "│├".contains($0) ? "│" : $0 == "|" ? "|" : " " })
     }
 
     /// The trace's tree lines in ASCII.

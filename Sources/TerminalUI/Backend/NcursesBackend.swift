@@ -94,7 +94,9 @@ public final class NcursesBackend: InteractiveBackend {
         guard cncurses_can_address_cursor() != 0 else {
             cncurses_close_screen(screen)
             cncurses_disarm_restore()
-            throw StartError(description: "the terminal cannot move its cursor (TERM=\(term)): full screen needs one that can")
+            throw StartError(
+                description:
+                    "the terminal cannot move its cursor (TERM=\(term)): full screen needs one that can")
         }
         isOpen = true
         raw()

@@ -242,7 +242,8 @@ extension KeyedDecodingContainer {
 
     private func checkCounts(_ counts: [Int], forKey key: Key) throws {
         if let bad = counts.first(where: { !(0...LedgerSnapshot.Counters.largestCount).contains($0) }) {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a count: \(bad)")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "not a count: \(bad)")
         }
     }
 
