@@ -262,6 +262,36 @@ private final class DeliveringOwner {
         withExtendedLifetime(owner) {}
     }
 
+    /// A client that joins while the next snapshot waits for its interval gets its hello, then
+    /// that snapshot, and only then leak lines: a leak found meanwhile is in the snapshot.
+    @Test func aLeakIsNeverSentBeforeTheFirstSnapshot() async throws {
+        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(60))
+        defer { server.stop() }
+        let owner = Ledger.$current.withValue(ledger) { LeakyOwner(subject) }
+        let first = try RawClient(path: path)
+        await waitUntil("the first client's snapshot") { first.snapshots().count == 1 }
+        owner.bag.end()  // a change within the interval: the timer is armed
+        try await waitUntil("the timer armed") { try await server.inspect { $0.isTimerArmed } }
+        let second = try RawClient(path: path)
+        try await waitUntil("the second client joined") { try await server.inspect { $0.clientCount } == 2 }
+        await waitUntil("its hello") { second.lines().count == 1 }
+        clock.advance(by: ledger.gracePeriod)
+        await waitUntil("the leak at the first client") {
+            first.lines().contains { $0.contains(#""type":"leak""#) }
+        }
+        #expect(try await server.inspect { $0.clientCount } == 2)
+        #expect(second.lines().count == 1, "the second client waits for its snapshot: \(second.lines())")
+        withExtendedLifetime(owner) {}
+    }
+
+    /// A server started at a relative path removes its socket by where it was, whatever the
+    /// process's working directory is by then.
+    @Test func aRelativePathIsRemovedFromWhereItWas() {
+        #expect(SocketFile.absolute("lab.sock", from: "/srv/app") == "/srv/app/lab.sock")
+        #expect(SocketFile.absolute("run/lab.sock", from: "/srv/app") == "/srv/app/run/lab.sock")
+        #expect(SocketFile.absolute("/tmp/lab.sock", from: "/srv/app") == "/tmp/lab.sock")
+    }
+
     /// Clients that connect and close, one after another, against a ledger that does not change:
     /// they share the snapshots changes get — none here after the first, whose interval (a
     /// minute) has not passed — instead of costing one each.

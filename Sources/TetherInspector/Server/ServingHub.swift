@@ -148,6 +148,9 @@ final class SnapshotWriter: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private var pending: ByteBuffer?
     private var joined = false
+    /// Whether a snapshot has been written: a leak line goes out only after the first, as the
+    /// protocol orders them (the leak is in the next snapshots too).
+    private var hasSentSnapshot = false
 
     init(hub: ServingHub) {
         self.hub = hub
@@ -194,9 +197,10 @@ final class SnapshotWriter: ChannelInboundHandler {
         context?.writeAndFlush(wrapOutboundOut(line), promise: nil)
     }
 
-    /// Writes `line` now if the channel is writable and no snapshot waits; drops it otherwise.
+    /// Writes `line` now if a snapshot has been written, none waits and the channel is writable;
+    /// drops it otherwise.
     func sendIfWritable(_ line: ByteBuffer) {
-        guard let context, context.channel.isWritable, pending == nil else { return }
+        guard hasSentSnapshot, let context, context.channel.isWritable, pending == nil else { return }
         context.writeAndFlush(wrapOutboundOut(line), promise: nil)
     }
 
@@ -219,6 +223,7 @@ final class SnapshotWriter: ChannelInboundHandler {
     private func flushIfWritable() {
         guard let context, context.channel.isWritable, let line = pending else { return }
         pending = nil
+        hasSentSnapshot = true
         context.writeAndFlush(wrapOutboundOut(line), promise: nil)
     }
 }

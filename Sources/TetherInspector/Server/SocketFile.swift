@@ -57,6 +57,18 @@ enum SocketFile {
         unlink(path)
     }
 
+    /// `path` as an absolute path: itself, or taken from `directory`.
+    static func absolute(_ path: String, from directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
+    }
+
+    /// The process's working directory (`.` should it be unreadable).
+    static func workingDirectory() -> String {
+        guard let buffer = getcwd(nil, 0) else { return "." }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+
     /// The directory part of `path` (`.` for a bare name).
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -190,9 +202,12 @@ final class LiveSockets: Sendable {
         atexit { LiveSockets.shared.removeAll() }
     }
 
-    /// Records a served socket; returns the key that ``remove(_:)`` takes.
+    /// Records a served socket; returns the key that ``remove(_:)`` takes. A relative path is
+    /// recorded from the working directory of now: the process may change it before the socket
+    /// is removed (a daemon does, once set up).
     func add(path: String, identity: SocketFile.Identity) -> UInt64 {
         let key = nextKey.wrappingAdd(1, ordering: .relaxed).oldValue
+        let path = SocketFile.absolute(path, from: SocketFile.workingDirectory())
         sockets.withLock { $0[key] = Served(path: path, identity: identity) }
         return key
     }
