@@ -109,6 +109,26 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
         }
     }
 
+    /// The seed's promise: any call to observe, remove, bind or unbind purges — a bind or an
+    /// unbind that fails too.
+    @Test func aBindOrUnbindThatFailsStillPurges() {
+        withLedger { ledger in
+            let x = ObservedProperty(0)
+            let y = ObservedProperty(0)
+            let z = ObservedProperty(0)
+            #expect(x.bind(y))
+            let first = x.observe(.did) { _, _ in }
+            first.isObsolete = true
+            #expect(!x.bind(z), "x is bound already")
+            #expect(!x.remove(first), "purged by the bind that failed")
+            let second = x.observe(.did) { _, _ in }
+            second.isObsolete = true
+            #expect(!x.unbind(x))
+            #expect(!x.remove(second), "purged by the unbind that failed")
+            #expect(ledger.counters.observers == 0 && ledger.counters.bindings == 1)
+        }
+    }
+
     @Test func countsDeliveriesPerCall() {
         withLedger { ledger in
             let property = ObservedProperty(0)

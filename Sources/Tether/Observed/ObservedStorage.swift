@@ -225,27 +225,36 @@ final class ObservedStorage<Value>: Sendable {
 
     // MARK: - Binding
 
+    /// Binds the two sides, if neither is bound. Purges both sides' obsolete observations
+    /// either way, as every call does.
     func bind(_ other: ObservedStorage<Value>, site: CallSite) -> Bool {
-        guard other !== self else { return false }
-        let free = Self.withBoth(self, other) { mine, others in mine.binding == nil && others.binding == nil }
+        guard other !== self else {
+            cleanse()
+            return false
+        }
+        let (free, purged) = Self.withBoth(self, other) { mine, others in
+            (mine.binding == nil && others.binding == nil, mine.purgeObsolete() + others.purgeObsolete())
+        }
+        finish(purged, lifetimeEnded: false)
         guard free else { return false }
         let entry = Ledger.current.open(.binding, owner: nil, site: site, bound: false)
         let binding = ObservedBinding(self, other, entry: entry)
-        let (bound, purged) = Self.withBoth(self, other) { mine, others in
-            let purged = mine.purgeObsolete() + others.purgeObsolete()
+        let bound = Self.withBoth(self, other) { mine, others in
             // Another bind may have won the race since the check above.
-            guard mine.binding == nil, others.binding == nil else { return (false, purged) }
+            guard mine.binding == nil, others.binding == nil else { return false }
             mine.binding = binding
             others.binding = binding
-            return (true, purged)
+            return true
         }
-        finish(purged, lifetimeEnded: false)
         if !bound { entry?.end(.ended) }
         return bound
     }
 
     func unbind(_ other: ObservedStorage<Value>) -> Bool {
-        guard other !== self else { return false }
+        guard other !== self else {
+            cleanse()
+            return false
+        }
         let (binding, purged) = Self.withBoth(self, other) { mine, others in
             let purged = mine.purgeObsolete() + others.purgeObsolete()
             guard let binding = mine.binding, binding === others.binding else {
