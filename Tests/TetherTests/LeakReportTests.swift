@@ -75,6 +75,31 @@ private let poked = Notification.Name("LeakReportTests.poked")
         await model.task?.value
     }
 
+    /// Zombie deliveries go on after the verdict: a snapshot's report counts them, while the
+    /// report leak handlers got stays as the verdict found it.
+    @Test func aSnapshotsReportCountsTheZombieDeliveriesSinceTheVerdict() async throws {
+        let fixture = LedgerFixture()
+        let center = NotificationCenter()
+        let heard = Recorder<LeakReport>()
+        let watch = fixture.ledger.onLeak { heard.record($0) }
+        let model = fixture.run { Forgetful(values: center.tetherNotifications(named: poked)) }
+        model.bag.end()
+        fixture.passGracePeriod()
+        center.post(name: poked, object: nil)
+        await waitUntil { fixture.ledger.counters.zombies == 1 }
+
+        let now = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        #expect(now.survivors.map(\.deliveriesAfterEnd) == [1])
+        #expect(now.description.contains("1 value delivered, 1 after the end"))
+        #expect(heard.events.map { $0.survivors.map(\.deliveriesAfterEnd) } == [[0]])
+        #expect(now.signature == heard.events.first?.signature, "the same leak, counted further")
+        model.task?.cancel()
+        await model.task?.value
+        let ended = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        #expect(ended.survivors == now.survivors, "a survivor that ended keeps its last counts")
+        watch.cancel()
+    }
+
     @Test func anOwnerThatOutlivesItsEndWithNothingBoundIsItsOwnSurvivor() throws {
         let fixture = LedgerFixture()
         let kept = leakOwner(in: fixture)

@@ -24,6 +24,12 @@ struct EntryBooks {
         if first == nil { first = book } else { rest[book.entry.key] = book }
     }
 
+    /// Entry `key`'s book; nil when it is not here.
+    func book(key: UInt64) -> EntryBook? {
+        if let first, first.entry.key == key { return first }
+        return rest[key]
+    }
+
     /// Takes entry `key` out; nil when it is not here.
     mutating func remove(key: UInt64) -> EntryBook? {
         if let book = first, book.entry.key == key {

@@ -121,3 +121,10 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         return "\(milliseconds / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
     }
 }
+
+extension LeakReport {
+    /// This report with `survivors`' counts instead (the same survivors, counted further).
+    func counted(_ survivors: [Survivor]) -> LeakReport {
+        LeakReport(owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors)
+    }
+}

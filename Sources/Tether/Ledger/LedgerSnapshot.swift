@@ -101,7 +101,8 @@ public struct LedgerSnapshot: Sendable {
 
     /// A leak: its report, and the binding it is named by.
     public struct Leak: Sendable, Equatable {
-        /// The owner, when it ended, and everything of it that survived.
+        /// The owner, when it ended, and everything of it that survived the verdict, with what
+        /// each has delivered by the snapshot (a leak handler's report counts to the verdict).
         public let report: LeakReport
         /// The owners below this one that leak with it, in the order they were judged: their
         /// leaks are not reported on their own while this one's covers them.
@@ -177,11 +178,24 @@ extension LedgerState {
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
         let leaks = reported.sorted { $0.value.order < $1.value.order }.map { key, reported in
-            LedgerSnapshot.Leak(reported.report, covered: coveredOwners(by: key))
+            LedgerSnapshot.Leak(
+                current(reported.report, survivors: reported.survivors, of: key),
+                covered: coveredOwners(by: key))
         }
         return LedgerSnapshot(
             time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
             growth: growingNow, events: log.ordered(sites: sites))
+    }
+
+    /// Owner `key`'s leak `report` with what its survivors (entries `keys`) still alive have
+    /// delivered by now: zombie deliveries go on after the verdict. The survivors are the
+    /// verdict's.
+    private func current(_ report: LeakReport, survivors keys: [UInt64], of key: UInt64) -> LeakReport {
+        guard let book = owners[key] else { return report }
+        let survivors = zip(report.survivors, keys).map { atVerdict, entry in
+            book.entries.book(key: entry).map(survivor) ?? atVerdict
+        }
+        return report.counted(survivors)
     }
 
     /// The owners whose leaks the leak of `key` covers, and theirs, in the order they were judged.

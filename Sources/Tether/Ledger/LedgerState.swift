@@ -21,10 +21,11 @@ struct LedgerState {
     var unowned: [UInt64: EntryBook] = [:]
     /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
     var covered: [UInt64: [UInt64]] = [:]
-    /// The leaks reported, by owner key, with their place in the order of reporting (a key of the
-    /// one sequence, taken when the report is made); kept while the owner is followed. Apart from
-    /// the owners' books, which stay small for it: few owners leak, and a report is large.
-    var reported: [UInt64: (report: LeakReport, order: UInt64)] = [:]
+    /// The leaks reported, by owner key, with the keys of their survivors' entries and their
+    /// place in the order of reporting (a key of the one sequence, taken when the report is
+    /// made); kept while the owner is followed. Apart from the owners' books, which stay small for
+    /// it: few owners leak, and a report is large.
+    var reported: [UInt64: (report: LeakReport, survivors: [UInt64], order: UInt64)] = [:]
     /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
     private(set) var unheard: [LeakReport] = []
     var counters = LedgerSnapshot.Counters()
@@ -121,8 +122,10 @@ struct LedgerState {
         _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: [UInt64: OwnerBook].Index?,
         at now: Duration
     ) -> Bool {
-        let owned = index.map { owners.values[$0].entries.remove(key: entry.key) != nil } ?? false
+        let book = index.flatMap { owners.values[$0].entries.remove(key: entry.key) }
+        let owned = book != nil
         guard owned || unowned.removeValue(forKey: entry.key) != nil else { return true }
+        if let book, !reported.isEmpty, let owner = entry.owner { keepCounts(of: book, in: owner.key) }
         counters[entry.kind] -= 1
         if wasPaused { counters.paused -= 1 }
         log.append(
@@ -182,21 +185,34 @@ struct LedgerState {
     mutating func recordLeak(of key: UInt64, at now: Duration) {
         guard let book = owners[key] else { return }
         let record = book.record
-        let survivors = book.entries.values.sorted { $0.entry.key < $1.entry.key }.map { item in
-            LeakReport.Survivor(
-                kind: item.entry.kind, site: sites[item.entry.siteIndex],
-                deliveries: item.entry.deliveries.load(ordering: .relaxed),
-                deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
-        }
+        let alive = book.entries.values.sorted { $0.entry.key < $1.entry.key }
         let report = LeakReport(
             owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
-            foundAt: now, survivors: survivors)
-        reported[key] = (report, order: takeKey())
+            foundAt: now, survivors: alive.map(survivor))
+        reported[key] = (report, survivors: alive.map(\.entry.key), order: takeKey())
         unheard.append(report)
         let culprit = report.culprit
         log.append(
             time: now, kind: .leak, subject: .owner(record), entryKind: culprit?.kind,
             site: culprit.map { sites.index(of: $0.site) } ?? record.siteIndex)
+    }
+
+    /// A survivor of owner `key`'s reported leak ended: the report keeps what it delivered by then.
+    private mutating func keepCounts(of book: EntryBook, in key: UInt64) {
+        guard let leak = reported[key], let index = leak.survivors.firstIndex(of: book.entry.key) else {
+            return
+        }
+        var survivors = leak.report.survivors
+        survivors[index] = survivor(book)
+        reported[key] = (leak.report.counted(survivors), leak.survivors, leak.order)
+    }
+
+    /// A leak report's line for a live entry, with what it has delivered so far.
+    func survivor(_ item: EntryBook) -> LeakReport.Survivor {
+        LeakReport.Survivor(
+            kind: item.entry.kind, site: sites[item.entry.siteIndex],
+            deliveries: item.entry.deliveries.load(ordering: .relaxed),
+            deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
     }
 
     /// The nearest ancestor of `record` that leaks (reported or covered): its report covers

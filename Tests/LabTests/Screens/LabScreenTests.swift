@@ -87,7 +87,7 @@ import Testing
                 "",
                 "OrientationViewModel#1 leaked: alive 300ms after its end (tracked at \(tracked))",
                 "╰─ task at \(task), not bound to its owner",
-                "   1 value delivered, 0 after the end",
+                "   2 values delivered, 1 after the end",  // the rotation after the verdict: a zombie
                 "   fix: store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)",
             ])
         #expect(inner.dropFirst(7).allSatisfy { $0.isEmpty })
