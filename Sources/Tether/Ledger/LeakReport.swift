@@ -125,6 +125,7 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
 extension LeakReport {
     /// This report with `survivors`' counts instead (the same survivors, counted further).
     func counted(_ survivors: [Survivor]) -> LeakReport {
-        LeakReport(owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors)
+        LeakReport(
+            owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors)
     }
 }
