@@ -149,4 +149,15 @@ import Testing
         #expect(backend.lastDrawnCellCount == 0)
         #expect(backend.textLines == [])
     }
+
+    /// A narrow character over the left half of a wide one, then a grapheme of two scalars: the
+    /// test screen shows what the frame holds, as a terminal would.
+    @Test func theTestScreenMatchesTheFrameWhenANarrowCharacterReplacesAWideOne() {
+        let backend = TestBackend(width: 6, height: 1)
+        let renderer = Renderer(backend: backend)
+        renderer.draw { $0.setString("中", x: 4, y: 0) }
+        renderer.draw { $0.setString("ae\u{301}", x: 4, y: 0) }
+        #expect(renderer.lastFrame.textLines == ["    ae\u{301}"])
+        #expect(backend.textLines == renderer.lastFrame.textLines)
+    }
 }

@@ -40,6 +40,34 @@ private func render(_ widget: some Widget, width: Int, height: Int) -> [String] 
             "a continuation as wide as the row is left out")
     }
 
+    @Test func aContinuationLeavesRoomForAWideCharacter() {
+        var line = Line("ab中")
+        line.continuation = [TextSpan("  ")]
+        let rows = Paragraph.wrap(line, width: 3)
+        #expect(rows.map(\.plainText) == ["ab", "中"], "a lead of 2 in 3 columns would leave 中 no room")
+        #expect(rows.allSatisfy { $0.width <= 3 })
+    }
+
+    @Test func crlfEndsALineAndTakesNoColumn() {
+        var buffer = Buffer(size: Size(width: 6, height: 1))
+        #expect(buffer.setString("a\r\nb", x: 0, y: 0) == 2)
+        #expect(buffer.trimmedTextLines == ["ab"])
+        #expect(render(Paragraph("one\r\ntwo"), width: 8, height: 2) == ["one     ", "two     "])
+    }
+
+    @Test func anUnwrappedParagraphScrollsToItsLastLine() {
+        let lines = (0..<10).map { Line("line \($0) " + String(repeating: "x", count: 40)) }
+        let paragraph = Paragraph(lines, wrap: false)
+        var scroll = ParagraphScroll()
+        var buffer = Buffer(size: Size(width: 10, height: 5))
+        scroll.render(paragraph, into: &buffer, area: buffer.area)
+        _ = scroll.handle(.end)
+        buffer.reset()
+        scroll.render(paragraph, into: &buffer, area: buffer.area)
+        #expect(scroll.offset == 5)
+        #expect(buffer.trimmedTextLines.last == "line 9 xxx")
+    }
+
     @Test func paragraphWithoutWrapClipsAndAligns() {
         #expect(render(Paragraph("abcdef", wrap: false), width: 4, height: 1) == ["abcd"])
         #expect(render(Paragraph("ab", alignment: .right), width: 4, height: 1) == ["  ab"])

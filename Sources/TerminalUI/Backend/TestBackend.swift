@@ -33,6 +33,13 @@ public final class TestBackend: Backend {
                     screen.set(Character(buffer.symbol(x: x, y: run.y)), x: x, y: run.y, style: cell.style)
                 } else {
                     screen[x, run.y] = cell
+                    // As a terminal does, a narrow character over the left half of a wide one
+                    // blanks its right half.
+                    if x + 1 < screen.area.right, screen[x + 1, run.y].isContinuation,
+                        !buffer[x + 1, run.y].isContinuation
+                    {
+                        screen[x + 1, run.y] = Cell(style: screen[x + 1, run.y].style)
+                    }
                 }
             }
             drawnSinceFlush += run.count

@@ -23,6 +23,7 @@ public enum CharacterWidth {
         var iterator = scalars.makeIterator()
         guard let first = iterator.next() else { return 0 }
         guard iterator.next() != nil else { return of(first) }
+        if first == "\r" { return 0 }  // CR LF: a control, as CR and LF alone are
         // Emoji sequences (VS16, ZWJ, flags, skin tones) are drawn as one wide glyph.
         if scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
             || (0x1F1E6...0x1F1FF).contains(first.value)

@@ -24,7 +24,9 @@ public struct Paragraph: Widget, Sendable {
     }
     public init(_ text: String, style: Style = .plain, wrap: Bool = true, alignment: Alignment = .left) {
         self.init(
-            text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) },
+            text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+                Line(String($0))
+            },
             style: style, wrap: wrap, alignment: alignment)
     }
 
@@ -60,10 +62,11 @@ public struct Paragraph: Widget, Sendable {
 
     /// Wraps a line into rows no wider than `width`, breaking at spaces where it can and
     /// inside words longer than a row, each row after the first led by the line's
-    /// `continuation` (when it leaves room). Never splits a wide character.
+    /// `continuation` (when it leaves room for a wide character). Never splits a wide character.
     public static func wrap(_ line: Line, width: Int) -> [Line] {
         guard width > 0 else { return [] }
-        let lead = Line(line.continuation).width < width ? line.continuation : []
+        // Only where it leaves room for a wide character after it.
+        let lead = Line(line.continuation).width + 2 <= width ? line.continuation : []
         let leadWidth = Line(lead).width
         var glyphs: [(ch: Character, style: Style, w: Int)] = []
         for span in line.spans {

@@ -32,7 +32,8 @@ public struct ParagraphScroll: Hashable, Sendable {
 
     /// Renders `paragraph` into `area` from the scroll position, kept within the text.
     public mutating func render(_ paragraph: Paragraph, into buffer: inout Buffer, area: Rect) {
-        total = Paragraph.height(of: paragraph.lines, width: area.width)
+        total =
+            paragraph.wrap ? Paragraph.height(of: paragraph.lines, width: area.width) : paragraph.lines.count
         page = max(1, area.height - 1)
         offset = min(offset, max(0, total - area.height))
         var shown = paragraph
