@@ -45,8 +45,7 @@ struct OwnerNames {
     /// local contexts (`Module.(unknown context at $…).Name`), or extension markers; generic
     /// arguments as `String(describing:)` writes them.
     static func readableName(of type: Any.Type) -> String {
-        var qualified = String(reflecting: type)
-        if let generic = qualified.firstIndex(of: "<") { qualified = String(qualified[..<generic]) }
+        var qualified = Self.withoutGenericArguments(String(reflecting: type))
         if qualified.hasPrefix("(extension in "), let colon = qualified.firstIndex(of: ":") {
             qualified = String(qualified[qualified.index(after: colon)...])
         }
@@ -55,5 +54,24 @@ struct OwnerNames {
         let described = String(describing: type)
         let arguments = described.firstIndex(of: "<").map { described[$0...] } ?? ""
         return parts.joined(separator: ".") + arguments
+    }
+
+    /// `name` without its generic argument lists, wherever they are: `Screen<Swift.Int>.Model`
+    /// reads `Screen.Model` (the `>` of a function type's `->` closes none).
+    static func withoutGenericArguments(_ name: String) -> String {
+        var depth = 0
+        var previous: Character = " "
+        var kept = ""
+        for character in name {
+            defer { previous = character }
+            if character == "<" {
+                depth += 1
+            } else if character == ">", previous != "-", depth > 0 {
+                depth -= 1
+            } else if depth == 0 {
+                kept.append(character)
+            }
+        }
+        return kept
     }
 }

@@ -257,7 +257,20 @@ extension Adversarial {
             #expect(OwnerNames.readableName(of: Box<Int>.self) == "Adversarial.LedgerBreaksTests.Box<Int>")
         }
 
-        final class Box<Value> {}
+        /// A type nested in a generic one is named after itself, its enclosing types kept (a
+        /// screen generic over its content, and the view model in it).
+        @Test func anOwnerNestedInAGenericTypeIsNamedAfterItself() {
+            #expect(
+                OwnerNames.readableName(of: Box<Int>.Model.self) == "Adversarial.LedgerBreaksTests.Box.Model")
+            #expect(
+                OwnerNames.readableName(of: Box<(Int) -> Int>.Row<String>.self)
+                    == "Adversarial.LedgerBreaksTests.Box.Row<String>")
+        }
+
+        final class Box<Value> {
+            final class Model {}
+            final class Row<Item> {}
+        }
     }
 }
 
