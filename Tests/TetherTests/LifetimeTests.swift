@@ -73,6 +73,21 @@ import Testing
         #expect(recorder.events == [2])
     }
 
+    /// Tokens are numbered per lifetime: another lifetime's token, however numbered, added
+    /// nothing here and takes nothing out.
+    @Test func anotherLifetimesTokenTakesNothingOut() {
+        let recorder = Recorder<String>()
+        let ledger = Ledger(clock: ManualClock())
+        let screen = Lifetime(ledger: ledger)
+        let session = Lifetime(ledger: ledger)
+        let token = screen.add { recorder.record("screen") }
+        session.add { recorder.record("session") }
+        #expect(!session.remove(token))
+        session.end()
+        #expect(recorder.events == ["session"])
+        #expect(screen.remove(token))
+    }
+
     /// A subscription taken back out is released, and so cancelled: nothing else holds it.
     @Test func aRemovedSubscriptionIsCancelled() {
         let fixture = LedgerFixture()

@@ -196,9 +196,11 @@ public final class Lifetime: Sendable {
 
     /// Takes out what `token` added without running it (its ledger entry ends): work added with
     /// ``add(_:)`` is dropped; a subscription handed over is released, and so cancelled, as a
-    /// released `AnyCancellable` is. Returns false when it is no longer there.
+    /// released `AnyCancellable` is. Returns false when it is no longer there, or another
+    /// lifetime gave the token.
     @discardableResult
     public func remove(_ token: Token) -> Bool {
+        guard token.lifetime == ObjectIdentifier(self) else { return false }
         let item = state.withLock { state -> Item? in
             state.remove(token: token.value)
         }
@@ -284,7 +286,7 @@ public final class Lifetime: Sendable {
             entry?.end(.cancelled)
             return nil
         }
-        return Token(value: token)
+        return Token(value: token, lifetime: ObjectIdentifier(self))
     }
 
     /// Makes `child` end with this lifetime, and tells it the action that ends it, for it to
