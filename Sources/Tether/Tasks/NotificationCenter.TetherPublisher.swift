@@ -4,8 +4,9 @@ extension NotificationCenter {
     /// A publisher of the notifications a center posts under one name.
     ///
     /// Made by ``NotificationCenter/tetherPublisher(for:object:)``. Each subscription registers an
-    /// observer; values are delivered synchronously, on the posting thread, while there is demand
-    /// (notifications posted without demand are dropped).
+    /// observer; values are delivered one at a time, while there is demand (notifications posted
+    /// without demand are dropped): synchronously on the posting thread, or — posted while another
+    /// is being delivered — on that one's thread, right after it.
     ///
     /// Lifetime: a subscription's observer is removed when it is cancelled (bind it to a
     /// ``Lifetime`` to have that happen when the owner ends). Thread-safe.
@@ -37,7 +38,8 @@ extension NotificationCenter {
     /// ```
     ///
     /// - Returns: A publisher whose subscriptions remove their observer when cancelled.
-    ///   Thread-safe; values arrive on the posting thread.
+    ///   Thread-safe; values arrive on the posting thread, or on the thread delivering the one
+    ///   before.
     public func tetherPublisher(for name: Notification.Name, object: AnyObject? = nil) -> TetherPublisher {
         TetherPublisher(center: self, name: name, object: object)
     }
@@ -47,9 +49,10 @@ extension NotificationCenter.TetherPublisher {
     /// One subscription: an observer feeding one subscriber.
     ///
     /// Thread-safe: the center's observer block calls it from any thread; what changes is in one
-    /// ``LockedBox``, and the observer is removed after unlocking it. The subscriber is called
-    /// under `delivery` alone, so that posts from two threads reach it one at a time, as Combine
-    /// requires; recursive, so that a subscriber may post again from `receive(_:)`.
+    /// ``LockedBox``, and the subscriber is called, and the observer removed, after unlocking.
+    /// Posts reach the subscriber one at a time, as Combine requires, as ``Lifecycle`` tells its
+    /// moves: a post made while another is being delivered (from another thread, or from the
+    /// subscriber's own `receive(_:)`) waits in `waiting`, and the delivering thread hands it on.
     private final class Inner<Downstream: Subscriber>: Subscription, NotificationReceiver
     where Downstream.Input == Notification, Downstream.Failure == Never {
         private struct State {
@@ -58,10 +61,13 @@ extension NotificationCenter.TetherPublisher {
             var demand = Subscribers.Demand.none
             var observer: (any NSObjectProtocol)?
             var center: NotificationCenter?
+            /// Posts not yet handed on, oldest first.
+            var waiting: [Notification] = []
+            /// Whether a thread is handing posts on.
+            var delivering = false
         }
 
         private let state: LockedBox<State>
-        private let delivery = NSRecursiveLock()
 
         init(downstream: Downstream) { state = LockedBox(State(downstream: downstream)) }
 
@@ -81,18 +87,34 @@ extension NotificationCenter.TetherPublisher {
         }
 
         func receive(_ notification: Notification) {
-            delivery.lock()
-            defer { delivery.unlock() }
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.demand > 0, let downstream = state.downstream else { return nil }
-                state.demand -= 1
-                return downstream
+            let delivers = state.withLock { state -> Bool in
+                guard state.downstream != nil else { return false }
+                state.waiting.append(notification)
+                guard !state.delivering else { return false }
+                state.delivering = true
+                return true
             }
-            guard let downstream else { return }
-            let more = downstream.receive(notification)
-            guard more > 0 else { return }
+            guard delivers else { return }
+            while let (downstream, next) = nextDelivery() {
+                let more = downstream.receive(next)
+                guard more > 0 else { continue }
+                state.withLock { state in
+                    if state.downstream != nil { state.demand += more }
+                }
+            }
+        }
+
+        /// The next post to hand on and whom to; nil, and delivering over, when none is left. A
+        /// post that finds no demand is dropped.
+        private func nextDelivery() -> (Downstream, Notification)? {
             state.withLock { state in
-                if state.downstream != nil { state.demand += more }
+                guard !state.waiting.isEmpty, state.demand > 0, let downstream = state.downstream else {
+                    state.waiting = []
+                    state.delivering = false
+                    return nil
+                }
+                state.demand -= 1
+                return (downstream, state.waiting.removeFirst())
             }
         }
 
