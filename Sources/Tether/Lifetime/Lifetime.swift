@@ -78,13 +78,23 @@ public final class Lifetime: Sendable {
             return item
         }
 
-        /// Takes every item out: the first, and the rest in the order they were added.
-        mutating func takeAll() -> (first: Item?, rest: [Item]) {
-            var rest: [Item] = []
-            swap(&rest, &self.rest)
-            defer { first = nil }
-            return (first, rest)
+        /// Marks the end and takes out what it acts on; nil if it had ended, unless `releasing`.
+        mutating func end(releasing: Bool) -> Ending? {
+            if ended { return releasing ? Ending(owner: owner) : nil }
+            ended = true
+            defer { (first, rest) = (nil, []) }
+            return Ending(
+                first: first, rest: rest, owner: owner, hasChildren: hasChildren, adoption: adoption)
         }
+    }
+
+    /// What an end takes out of the state, to act on once the lock is released.
+    private struct Ending {
+        var first: Item? = nil
+        var rest: [Item] = []
+        var owner: OwnerRecord?
+        var hasChildren = false
+        var adoption: Token? = nil
     }
 
     /// The ledger this lifetime records into.
@@ -106,9 +116,7 @@ public final class Lifetime: Sendable {
         parent?.adopt(self)
     }
 
-    deinit {
-        finish(releasing: true)
-    }
+    deinit { finish(releasing: true) }
 
     /// Makes `owner` this lifetime's owner in the ledger. Call it once, from the owner's `init`;
     /// the owner must hold the lifetime (its deinit is the owner's release).
@@ -221,16 +229,7 @@ public final class Lifetime: Sendable {
     /// ledger then records the whole end in one step — except that a lifetime with children
     /// records its owner's end before ending them, so that its verdict comes before theirs.
     private func finish(releasing: Bool) {
-        typealias Taken = (
-            first: Item?, rest: [Item], owner: OwnerRecord?, hasChildren: Bool, adoption: Token?
-        )
-        let taken = state.withLock { state -> Taken? in
-            if state.ended { return releasing ? (nil, [], state.owner, false, nil) : nil }
-            state.ended = true
-            let items = state.takeAll()
-            return (items.first, items.rest, state.owner, state.hasChildren, state.adoption)
-        }
-        guard let taken else { return }
+        guard let taken = state.withLock({ $0.end(releasing: releasing) }) else { return }
         if let adoption = taken.adoption { parent?.remove(adoption) }
         var ownerEnded = false
         if let owner = taken.owner {
