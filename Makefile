@@ -9,7 +9,7 @@ MEMCHECK_CYCLES ?= 20
 # its own, and a slow spell of the machine can fall on one process (Benchmarks/README.md).
 BENCH_RUNS  ?= 3
 
-.PHONY: run build test tsan lint docs bench soak memcheck clean deps
+.PHONY: run build test tsan lint docs bench instructions soak memcheck clean deps
 
 # One line, not a compiler error page, when the ncurses headers are missing. On macOS they come
 # with Xcode's command line tools, in the SDK.
@@ -93,6 +93,12 @@ bench: deps
 	  Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300 && \
 	  Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300; } \
 	  | python3 Benchmarks/ratios.py --in-turns
+
+# Instructions per operation (valgrind's callgrind) of every Tether pair of `make bench`: they
+# move with the code, not the CPU; compare with Benchmarks/README.md.
+instructions: deps
+	cd Benchmarks && $(SWIFT) build -c release --product tether-bench-profile --quiet
+	python3 Benchmarks/instructions.py Benchmarks/.build/release/tether-bench-profile
 
 soak: deps
 	$(SWIFT) build -c release --product tether-lab
