@@ -4,7 +4,8 @@ import Tether
 /// A test trait that fails a test — or each test of a suite — that leaks.
 ///
 /// The test runs with a ledger of its own as `Ledger.current`, on a ``ManualClock``. After the
-/// body returns, the trait waits (briefly, and only while something of the test is still there)
+/// body returns — or throws: the error fails the test, and what it leaked is reported all the
+/// same — the trait waits (briefly, and only while something of the test is still there)
 /// for tasks winding down on other threads, lets the grace period pass on the manual clock, and
 /// records one issue for each of:
 /// - a leak: an owner that ended but outlived its end (or something of it did), with its
@@ -41,7 +42,8 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let tracker = LeakTracker(gracePeriod: gracePeriod)
-        try await tracker.run(function)
+        var thrown: (any Error)?
+        do { try await tracker.run(function) } catch { thrown = error }
         await NoLeaksTrait.waitForWhatIsOnItsWayOut(in: tracker.ledger)
         let snapshot = tracker.settle()
         var found = snapshot.leaks.map(\.report.description)
@@ -50,6 +52,7 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
         for text in found {
             Issue.record(Comment(rawValue: text), sourceLocation: test.sourceLocation)
         }
+        if let thrown { throw thrown }
     }
 
     /// Yields, then naps, while something the test made is still there — a task winding down on

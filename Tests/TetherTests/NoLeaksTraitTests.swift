@@ -82,6 +82,22 @@ private final class LoopingModel: Sendable {
         return comments.value ?? []
     }
 
+    /// A body that leaks and then throws (a failed `#require` further on) fails with its error,
+    /// and the leak is reported beside it.
+    @Test func aLeakIsReportedWhenTheBodyThrows() async throws {
+        struct SetUpFailed: Error {}
+        let kept = Box<Model>()
+        let found = try await issues {
+            let model = Model()
+            kept.value = model  // outlives its end
+            model.bag.end()
+            throw SetUpFailed()
+        }
+        #expect(found.count == 2, "\(found)")
+        #expect(found.contains { $0.hasPrefix("Model#1 leaked: alive 300ms after its end") })
+        #expect(kept.value != nil)
+    }
+
     /// A retain cycle never ends, so no verdict sees it: the trait reports the owner the test made
     /// and left alive, with its bindings.
     @Test func anOwnerInARetainCycleIsReportedAsLeftAlive() async throws {
