@@ -72,10 +72,15 @@ extension Ledger {
         lifetimeEnded(owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false)
     }
 
-    /// Counts an entry's pause or resume.
-    func paused(_ delta: Int) {
-        state.withLock { $0.counters.paused += delta }
-        changed()
+    /// Counts an entry's pause (`delta` 1) or resume (-1) if `switched`, run under the lock, says
+    /// the entry's status changed.
+    func countPause(_ delta: Int, if switched: () -> Bool) {
+        let counted = state.withLock { state in
+            guard switched() else { return false }
+            state.counters.paused += delta
+            return true
+        }
+        if counted { changed() }
     }
 
     /// Counts a value delivered to an entry whose owner has ended.

@@ -89,10 +89,13 @@ final class LedgerEntry: Sendable {
     }
 
     /// Marks the entry paused (its owner's lifecycle is below the active state) or active again.
+    ///
+    /// The status changes under the ledger's lock, with the count: an end that finds the entry
+    /// paused takes it off the count only after it was counted, so the count is never negative.
     func setPaused(_ paused: Bool) {
         let (from, to): (Status, Status) = paused ? (.active, .paused) : (.paused, .active)
-        if status.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged {
-            ledger.paused(paused ? 1 : -1)
+        ledger.countPause(paused ? 1 : -1) {
+            status.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged
         }
     }
 
