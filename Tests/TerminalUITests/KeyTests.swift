@@ -17,8 +17,19 @@ import Testing
         }
     }
 
+    /// A Ctrl-letter name means what a terminal sends for it, as typed keys do: Ctrl-M is Enter.
+    @Test func ctrlNamesAreTheKeysATerminalSends() {
+        let cases: [(String, Key)] = [
+            ("Ctrl-M", .enter), ("Ctrl-J", .enter), ("Ctrl-I", .tab), ("Ctrl-H", .backspace),
+            ("c-a", .ctrl("a")),
+        ]
+        for (name, key) in cases {
+            #expect(Key(name: name) == key, "\(name)")
+        }
+    }
+
     @Test func unknownNamesAreNil() throws {
-        for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12"] {
+        for name in ["", "Foo", "F0", "F99", "Ctrl-", "Ctrl-12", "\u{1C}", "\u{0}", "\u{9B}"] {
             #expect(Key(name: name) == nil, "\(name)")
         }
         #expect(throws: KeyScriptError("unknown key name \"Bogus\"")) { try KeyScript.parse("1 r Bogus") }

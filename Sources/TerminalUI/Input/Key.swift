@@ -16,11 +16,14 @@ public enum Key: Hashable, Sendable {
     /// `PageUp`, `PageDown`, `F1`…`F12`, `Ctrl-X`. Case-insensitive for named keys; nil when unknown.
     public init?(name: String) {
         if name.count == 1, let ch = name.first {
-            guard let k = Key.decode(scalar: ch.unicodeScalars.first!), ch.unicodeScalars.count == 1 else {
+            // A cluster of several scalars (é, 👍🏽) is a character; one scalar is what a terminal
+            // sending it would mean, and a control character no key sends is no key.
+            guard ch.unicodeScalars.count == 1 else {
                 self = .character(ch)
                 return
             }
-            self = k
+            guard let key = Key.decode(scalar: ch.unicodeScalars.first!) else { return nil }
+            self = key
             return
         }
         let lower = name.lowercased()
@@ -44,8 +47,11 @@ public enum Key: Hashable, Sendable {
         default:
             if lower.hasPrefix("ctrl-") || lower.hasPrefix("c-") {
                 let rest = lower.drop(while: { $0 != "-" }).dropFirst()
-                guard rest.count == 1, let c = rest.first, c.isASCII, c.isLetter else { return nil }
-                self = .ctrl(c)
+                guard rest.count == 1, let c = rest.first, let ascii = c.asciiValue, c.isLetter else {
+                    return nil
+                }
+                // What a terminal sends for it: Ctrl-M is Enter, Ctrl-I Tab, Ctrl-H Backspace.
+                self = Key.decode(scalar: Unicode.Scalar(ascii - 0x60))!
             } else if lower.hasPrefix("f"), let n = Int(lower.dropFirst()), (1...63).contains(n) {
                 self = .function(n)
             } else {
