@@ -65,6 +65,16 @@ import Testing
         #expect(help.contains("Everywhere"))
     }
 
+    /// The help overlay is 84 columns at most: 80 inside its border and padding. A longer line
+    /// would wrap mid-paragraph, without its indent.
+    @Test func everyHelpLineFitsTheOverlay() {
+        for help in [KeyMap.bundled.helpText, KeyMap.bundled.attachHelpText] {
+            for line in help.split(separator: "\n") {
+                #expect(line.count <= 80, "\(line.count) columns: \(line)")
+            }
+        }
+    }
+
     /// The lab's help lists the inspector's and the report's keys; attach's lists its own and
     /// none of the lab's.
     @Test func eachHelpListsTheKeysOfItsOwnScreens() {
