@@ -100,7 +100,8 @@ private func fail(attach problem: String) -> Never {
 }
 
 /// The terminal, full screen, in the theme the environment asks for (`NO_COLOR`: monochrome; ASCII
-/// lines where the terminal is not UTF-8). When ncurses cannot start: one line, exit code 1.
+/// lines where the terminal is not UTF-8). When ncurses cannot start, or the terminal cannot show
+/// a screen (`TERM=dumb`): one line, exit code 2, as for no terminal at all.
 @MainActor
 func openTerminal(program: String) -> (NcursesBackend, Theme) {
     var theme = Theme.fromEnvironment(Terminal.environment)
@@ -109,7 +110,7 @@ func openTerminal(program: String) -> (NcursesBackend, Theme) {
         backend = try NcursesBackend(options: .init(colors: !theme.isMonochrome))
     } catch {
         Terminal.printError("\(program): \(error)")
-        exit(1)
+        exit(2)
     }
     if !backend.isUnicode { theme = theme.ascii }
     return (backend, theme)

@@ -178,6 +178,16 @@ import Darwin
         }
     }
 
+    /// A terminal the lab cannot draw on (no cursor addressing, or unknown to ncurses) is no
+    /// terminal for it: one line and exit code 2, as `--help` says, and the terminal as it was.
+    @Test(arguments: ["dumb", "nosuchterm"])
+    func aTerminalThatCannotShowTheLabExitsWithCodeTwo(term: String) throws {
+        let pty = try start(environment: ["TERM": term])
+        #expect(pty.waitForExit() == .exited(2))
+        #expect(pty.outputText.contains("tether-lab: ") && pty.outputText.contains("(TERM=\(term))"))
+        #expect(pty.isCooked)
+    }
+
     @Test func tooSmallSaysHowBigItMustBe() throws {
         let pty = try start(size: Size(width: 60, height: 15))
         #expect(pty.waitFor("needs 80×24, have 60×15"))
