@@ -21,52 +21,54 @@ func startServing(_ ledger: Ledger, at path: String) -> LedgerServer {
     }
 }
 
-/// Returns when standard input ends (end-of-file, or an error) or SIGINT or SIGTERM arrives: how
-/// a headless lab that serves is told to stop. Sleeps meanwhile: a thread blocked reading the
-/// input (a Dispatch read source cannot watch every input: on Linux, epoll refuses `/dev/null`
-/// and regular files), and signal sources on the main queue; nothing polls.
+/// How a headless lab that serves is told to stop: its standard input ends (end-of-file, or an
+/// error), or SIGINT, SIGTERM or SIGHUP arrives. Made before the lab runs its keys, so that a
+/// signal meanwhile is not fatal either: the socket is removed however it stops. Sleeps while it
+/// waits: a thread blocked reading the input (a Dispatch read source cannot watch every input: on
+/// Linux, epoll refuses `/dev/null` and regular files), and signal sources on the main queue.
+/// Main-actor isolated: every handler runs on the main queue.
 @MainActor
-func waitForEndOfInputOrSignal() async {
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let waiter = EndWaiter(continuation)
-        waiter.interrupt.setEventHandler { MainActor.assumeIsolated { waiter.finish() } }
-        waiter.terminate.setEventHandler { MainActor.assumeIsolated { waiter.finish() } }
-        waiter.start()
-        Thread {
-            var bytes = [UInt8](repeating: 0, count: 512)
-            while true {
-                let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count == 0 || (count < 0 && errno != EINTR) { break }
-            }
-            DispatchQueue.main.async { waiter.finish() }
-        }.start()
-    }
-}
-
-/// The signal sources ``waitForEndOfInputOrSignal()`` sleeps on, and the continuation it resumes
-/// once. Main-actor isolated: every handler runs on the main queue.
-@MainActor
-private final class EndWaiter {
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-    let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .main)
+final class ServingStop {
+    private let sources: [any DispatchSourceSignal]
+    private var stopped = false
     private var continuation: CheckedContinuation<Void, Never>?
 
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = continuation
+    init() {
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .main)
+        }
+        for source in sources {
+            source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.stop() } }
+            source.resume()
+        }
     }
 
-    func start() {
-        interrupt.resume()
-        terminate.resume()
+    /// Returns once the input ends or a signal came, now or before.
+    func wait() async {
+        guard !stopped else { return finish() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            self.continuation = continuation
+            Thread {
+                var bytes = [UInt8](repeating: 0, count: 512)
+                while true {
+                    let count = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                    if count == 0 || (count < 0 && errno != EINTR) { break }
+                }
+                DispatchQueue.main.async { MainActor.assumeIsolated { self.stop() } }
+            }.start()
+        }
     }
 
-    func finish() {
+    private func stop() {
+        stopped = true
         guard let continuation else { return }
         self.continuation = nil
-        interrupt.cancel()
-        terminate.cancel()
+        finish()
         continuation.resume()
+    }
+
+    private func finish() {
+        for source in sources { source.cancel() }
     }
 }

@@ -93,11 +93,12 @@ if command.headless {
     runOnMainActor {
         let lab = HeadlessLab(size: size, scenarios: scenarios, theme: theme)
         let server = serve.map { startServing(lab.environment.ledger, at: $0) }
+        let stop = server.map { _ in ServingStop() }
         await lab.run(steps)
         print(output == .json ? lab.json() : lab.screenText)
-        guard let server else { return 0 }
+        guard let server, let stop else { return 0 }
         fflush(nil)  // the dump reaches a pipe before the lab waits
-        await waitForEndOfInputOrSignal()
+        await stop.wait()
         server.stop()
         return 0
     }

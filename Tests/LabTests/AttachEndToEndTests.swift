@@ -146,6 +146,15 @@ import Darwin
         #expect(socketMode(path) == nil, "the headless lab removes its socket when its input ends")
     }
 
+    /// A signal that tells a serving headless lab to stop — a closed terminal's SIGHUP among
+    /// them — stops it as the end of its input does: its socket removed, exit code 0.
+    @Test(arguments: [SIGHUP, SIGTERM, SIGINT])
+    func aServingHeadlessLabStoppedByASignalRemovesItsSocket(signal: Int32) throws {
+        let lab = try HeadlessServingLab(keys: "1", serving: path)
+        #expect(lab.stop(signal: signal) == 0)
+        #expect(socketMode(path) == nil, "its socket removed")
+    }
+
     /// Input that is empty from the start (`/dev/null`, as under `nohup` or in CI): the headless
     /// lab prints its state, stops serving and exits.
     @Test func aServingHeadlessLabWhoseInputIsEmptyExits() throws {

@@ -104,6 +104,12 @@ final class HeadlessServingLab {
         child.closeInput()
         return child.waitForExit()
     }
+
+    /// Sends it `signal`, and waits for it to exit.
+    func stop(signal: Int32) -> Int32 {
+        child.send(signal: signal)
+        return child.waitForExit()
+    }
 }
 
 /// A peer that is not a ledger server of this version: it accepts one connection on `path`,
