@@ -28,6 +28,12 @@ struct AttachCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Print one snapshot and exit instead of watching.", valueName: "json"))
     var dump: AttachDumpFormat?
+
+    func validate() throws {
+        if path.isEmpty {
+            throw ValidationError("an empty path: give the socket a process serves its ledger on")
+        }
+    }
 }
 
 /// `--dump json`: the one format attach prints.

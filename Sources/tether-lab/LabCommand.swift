@@ -96,6 +96,9 @@ struct LabCommand: ParsableCommand {
             throw ValidationError("--size, --keys, --script and --dump need --headless")
         }
         if keys != nil, script != nil { throw ValidationError("give --keys or --script, not both") }
+        if serve?.isEmpty == true {
+            throw ValidationError("--serve: an empty path: give the socket to serve the ledger on")
+        }
     }
 }
 

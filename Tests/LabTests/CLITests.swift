@@ -135,6 +135,14 @@ import Testing
             "tether-lab: --serve: /etc/passwd exists and is not a socket: not replacing it"
         ),
         (["attach", "--bogus", "x"], "tether-lab attach: unknown option '--bogus' (see --help)"),
+        (
+            ["--headless", "--serve", ""],
+            "tether-lab: --serve: an empty path: give the socket to serve the ledger on (see --help)"
+        ),
+        (
+            ["attach", ""],
+            "tether-lab attach: an empty path: give the socket a process serves its ledger on (see --help)"
+        ),
     ])
     func badInputIsOneLineAndExitCode2(arguments: [String], line: String) throws {
         let r = try LabBinary.run(arguments)
