@@ -72,13 +72,14 @@ public struct TetherNotifications<Element: Sendable>: AsyncSequence, Sendable {
         }
 
         public mutating func next() async -> Element? {
-            guard let element = await base.next() else { return nil }
+            // A cancelled loop gets nothing more: not even what was buffered before its end.
+            guard let element = await base.next(), !Task.isCancelled else { return nil }
             LedgerEntry.current?.delivered()
             return element
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            guard let element = await base.next(isolation: actor) else { return nil }
+            guard let element = await base.next(isolation: actor), !Task.isCancelled else { return nil }
             LedgerEntry.current?.delivered()
             return element
         }
