@@ -35,7 +35,9 @@ extension LiveData {
         entry?.setPaused(true)
         guard
             let key = storage.register(
-                observer: owner, lifetime: lifetime, entry: entry, isActive: false, completion: handler)
+                observer: owner, lifetime: lifetime, entry: entry, isActive: false,
+                isActiveNow: { [weak lifecycle] in (lifecycle?.state ?? .destroyed) >= .started },
+                completion: handler)
         else { return }
         // The handler holds the storage weakly and not the lifecycle: neither keeps the other alive.
         // At `destroyed` the lifecycle's lifetime ends, and that removes the registration.

@@ -41,6 +41,9 @@ final class LiveDataSlot<T> {
     /// thread holding the storage's dispatch claim.
     @usableFromInline let delivered = Atomic<UInt64>(0)
     @usableFromInline let entry: LedgerEntry?
+    /// For a lifecycle-bound registration: whether its lifecycle is at least started now. An
+    /// observer told of a step before this registration's may publish to it meanwhile.
+    @usableFromInline let isActiveNow: (@Sendable () -> Bool)?
     /// What ties the registration to its lifetime, once bound. Under the storage's lock.
     var link: LifetimeLink?
     /// The lifecycle subscription of a lifecycle-bound registration. Under the storage's lock.
@@ -48,8 +51,9 @@ final class LiveDataSlot<T> {
 
     init(
         key: UInt64, observer: AnyObject, checksObserver: Bool, entry: LedgerEntry?,
-        completion: @escaping @Sendable (T) -> Void
+        isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
     ) {
+        self.isActiveNow = isActiveNow
         self.key = key
         self.observer = observer
         self.checksObserver = checksObserver
@@ -66,10 +70,14 @@ final class LiveDataSlot<T> {
         let status = status.load(ordering: .relaxed)
         if checksObserver && observer == nil { return status == .removed ? .skipped : .dead }
         guard status == .active, delivered.load(ordering: .relaxed) < version else { return .skipped }
+        if let isActiveNow, !isActiveNow() { return .skipped }
         delivered.store(version, ordering: .relaxed)
         // Counted before the call: a completion that ends its own bag received the value before
         // the end, which is no zombie delivery.
         entry?.deliveredSerially()
+        // Counting can call out (a zombie delivery tells the ledger's change handlers): a removal
+        // made there is heard before the call.
+        guard self.status.load(ordering: .relaxed) != .removed else { return .skipped }
         completion(value)
         return .delivered
     }

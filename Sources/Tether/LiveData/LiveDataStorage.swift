@@ -196,14 +196,14 @@ final class LiveDataStorage<T>: Sendable {
     @discardableResult
     func register(
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
-        completion: @escaping @Sendable (T) -> Void
+        isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
         let checksObserver = !lifetime.isTracked(by: observer)
         // Listed inactive: no dispatch calls it before it is bound to its lifetime.
         let slot = state.withLock { state in
             let slot = Slot(
                 key: state.nextKey, observer: observer, checksObserver: checksObserver, entry: entry,
-                completion: completion)
+                isActiveNow: isActiveNow, completion: completion)
             state.nextKey += 1
             state.slots.append(slot)
             return slot

@@ -53,5 +53,52 @@ extension Adversarial {
             #expect(received.events == [1])
             #expect(fixture.ledger.snapshot().counters.zombies == 0)
         }
+
+        /// Counting a zombie delivery tells the ledger's change handlers; one that removes the
+        /// observer there is heard before the completion is called.
+        @Test func anObserverRemovedDuringTheDispatchIsNotCalledByIt() {
+            let fixture = LedgerFixture()
+            let live = LiveData(0)
+            let owner = fixture.run { Model() }
+            let appBag = fixture.run { DisposeBag() }
+            let observer = Observer()
+            let calls = Recorder<Int>()
+            live.add(observer: observer, disposeBag: appBag, attributedTo: owner.bag) { calls.record($0) }
+            owner.bag.dispose()  // the owner ends; the registration, in a bag that lives on, stays
+            let removedAfter = Recorder<Int>()
+            let hook = fixture.ledger.onChange {
+                removedAfter.record(calls.events.count)
+                live.remove(observer: observer)
+            }
+            live.publish(value: 1)
+            #expect(removedAfter.events == [1], "removed during the dispatch, before the completion ran")
+            #expect(calls.events == [0])
+            withExtendedLifetime((hook, appBag)) {}
+        }
+
+        /// An observer of the lifecycle told of `created` before the registration's own publishes:
+        /// the value waits until the screen starts again, as LiveData's contract says.
+        @Test func aValuePublishedAsTheScreenStopsWaitsUntilItStartsAgain() {
+            let fixture = LedgerFixture()
+            let live = LiveData(0)
+            let screen = fixture.run { StoppingScreen() }
+            screen.lifecycle.move(to: .resumed)
+            let statesSeen = Recorder<Lifecycle.State>()
+            // Registered first: on stopping, the screen publishes (saves) something it also observes.
+            let onStop = screen.lifecycle.observe(receiveCurrent: false) { state in
+                if state == .created { live.publish(value: 1) }
+            }
+            let received = Recorder<Int>()
+            live.observe(screen) { value in
+                statesSeen.record(screen.lifecycle.state)
+                received.record(value)
+            }
+            screen.lifecycle.move(to: .created)
+            #expect(received.events == [0])
+            #expect(statesSeen.events.allSatisfy { $0 >= .started }, "delivered at \(statesSeen.events)")
+            screen.lifecycle.move(to: .started)
+            #expect(received.events == [0, 1], "the newest value arrives once it starts again")
+            withExtendedLifetime(onStop) {}
+        }
     }
 }
