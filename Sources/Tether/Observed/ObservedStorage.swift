@@ -140,9 +140,6 @@ final class ObservedStorage<Value>: Sendable {
     func notify(_ records: [Record], at phase: ObservationPhase, _ new: Value, _ old: Value?) {
         for record in records where record.observation.fires(at: phase) {
             record.observation.countDelivery()
-            // Counting can call out (a zombie delivery tells the ledger's change handlers): a
-            // removal made there is heard before the call.
-            guard record.observation.fires(at: phase) else { continue }
             record.handler(new, old)
         }
     }
