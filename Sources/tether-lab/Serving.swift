@@ -22,7 +22,8 @@ func startServing(_ ledger: Ledger, at path: String) -> LedgerServer {
 }
 
 /// How a headless lab that serves is told to stop: its standard input ends (end-of-file, or an
-/// error), or SIGINT, SIGTERM or SIGHUP arrives. Made before the lab runs its keys, so that a
+/// error; not watched in a background job, whose terminal it must not read), or SIGINT, SIGTERM
+/// or SIGHUP arrives. Made before the lab runs its keys, so that a
 /// signal meanwhile is not fatal either: the socket is removed however it stops. Sleeps while it
 /// waits: a thread blocked reading the input (a Dispatch read source cannot watch every input: on
 /// Linux, epoll refuses `/dev/null` and regular files), and signal sources on the main queue.
@@ -47,8 +48,12 @@ final class ServingStop {
     /// Returns once the input ends or a signal came, now or before.
     func wait() async {
         guard !stopped else { return finish() }
+        // A background job must not read its terminal: SIGTTIN would stop the whole process,
+        // server and all. It waits for a signal alone.
+        let isBackgroundJob = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) != getpgrp()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.continuation = continuation
+            guard !isBackgroundJob else { return }
             Thread {
                 var bytes = [UInt8](repeating: 0, count: 512)
                 while true {
