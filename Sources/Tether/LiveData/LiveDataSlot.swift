@@ -43,8 +43,7 @@ final class LiveDataSlot<T> {
     @usableFromInline let entry: LedgerEntry?
     /// For a lifecycle-bound registration: whether its lifecycle is at least started now (an
     /// observer told of a step before this registration's may publish to it meanwhile).
-    let isActiveNow: (@Sendable () -> Bool)?
-    @usableFromInline let isLifecycleBound: Bool
+    @usableFromInline let isActiveNow: (@Sendable () -> Bool)?
     /// What ties the registration to its lifetime, once bound. Under the storage's lock.
     var link: LifetimeLink?
     /// The lifecycle subscription of a lifecycle-bound registration. Under the storage's lock.
@@ -55,7 +54,6 @@ final class LiveDataSlot<T> {
         isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
     ) {
         self.isActiveNow = isActiveNow
-        isLifecycleBound = isActiveNow != nil
         self.key = key
         self.observer = observer
         self.checksObserver = checksObserver
@@ -71,7 +69,7 @@ final class LiveDataSlot<T> {
     func deliver(_ value: T, version: UInt64) -> Outcome {
         let status = status.load(ordering: .relaxed)
         if checksObserver && observer == nil { return status == .removed ? .skipped : .dead }
-        if isLifecycleBound && !isStarted() { return .skipped }
+        if isActiveNow != nil && !isStarted() { return .skipped }
         guard status == .active, delivered.load(ordering: .relaxed) < version else { return .skipped }
         delivered.store(version, ordering: .relaxed)
         // Counted before the call: a completion that ends its own bag received the value before
