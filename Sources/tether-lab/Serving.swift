@@ -23,11 +23,11 @@ func startServing(_ ledger: Ledger, at path: String) -> LedgerServer {
 
 /// How a headless lab that serves is told to stop: its standard input ends (end-of-file, or an
 /// error; not watched in a background job, whose terminal it must not read), or SIGINT, SIGTERM
-/// or SIGHUP arrives. Made before the lab runs its keys, so that a
-/// signal meanwhile is not fatal either: the socket is removed however it stops. Sleeps while it
-/// waits: a thread blocked reading the input (a Dispatch read source cannot watch every input: on
-/// Linux, epoll refuses `/dev/null` and regular files), and signal sources on the main queue.
-/// Main-actor isolated: every handler runs on the main queue.
+/// or SIGHUP arrives. Made before the lab runs its keys, so that a signal meanwhile stops it the
+/// same way, with its socket removed. Sleeps while it waits: a thread blocked reading the input
+/// (a Dispatch read source cannot watch every input: on Linux, epoll refuses `/dev/null` and
+/// regular files), and signal sources on the main queue. Main-actor isolated: every handler runs
+/// on the main queue.
 @MainActor
 final class ServingStop {
     private let sources: [any DispatchSourceSignal]
@@ -47,7 +47,7 @@ final class ServingStop {
 
     /// Returns once the input ends or a signal came, now or before.
     func wait() async {
-        guard !stopped else { return finish() }
+        guard !stopped else { return }
         // A background job must not read its terminal: SIGTTIN would stop the whole process,
         // server and all. It waits for a signal alone.
         let isBackgroundJob = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) != getpgrp()
@@ -66,14 +66,10 @@ final class ServingStop {
     }
 
     private func stop() {
+        guard !stopped else { return }
         stopped = true
-        guard let continuation else { return }
-        self.continuation = nil
-        finish()
-        continuation.resume()
-    }
-
-    private func finish() {
         for source in sources { source.cancel() }
+        continuation?.resume()
+        continuation = nil
     }
 }
