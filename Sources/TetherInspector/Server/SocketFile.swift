@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -60,13 +61,6 @@ enum SocketFile {
     /// `path` as an absolute path: itself, or taken from `directory`.
     static func absolute(_ path: String, from directory: String) -> String {
         path.hasPrefix("/") ? path : directory + "/" + path
-    }
-
-    /// The process's working directory (`.` should it be unreadable).
-    static func workingDirectory() -> String {
-        guard let buffer = getcwd(nil, 0) else { return "." }
-        defer { free(buffer) }
-        return String(cString: buffer)
     }
 
     /// The directory part of `path` (`.` for a bare name).
@@ -207,7 +201,7 @@ final class LiveSockets: Sendable {
     /// is removed (a daemon does, once set up).
     func add(path: String, identity: SocketFile.Identity) -> UInt64 {
         let key = nextKey.wrappingAdd(1, ordering: .relaxed).oldValue
-        let path = SocketFile.absolute(path, from: SocketFile.workingDirectory())
+        let path = SocketFile.absolute(path, from: FileManager.default.currentDirectoryPath)
         sockets.withLock { $0[key] = Served(path: path, identity: identity) }
         return key
     }
