@@ -42,7 +42,8 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
         // would make every value look the type's metadata up.
         var body: ((Input) -> Void)?
         state.withLock { body = $0.receiveValue }
-        guard let body else { return .none }
+        // Consumed, not copied: a copy would retain the closure's context once more per value.
+        guard let body = consume body else { return .none }
         entry?.deliveredSerially()
         body(input)
         return .none
