@@ -36,9 +36,25 @@ private final class ChildModel {
 }
 
 @Suite struct LedgerTests {
-    /// Two events to a cache line: threads recording events take the log's lines from each other.
-    @Test func anEventInTheLogTakesThirtyTwoBytes() {
-        #expect(MemoryLayout<LoggedEvent>.stride == 32)
+    /// An event names its owner by two numbers, not by a reference: it stays small.
+    @Test func anEventInTheLogTakesFortyBytes() {
+        #expect(MemoryLayout<LoggedEvent>.stride == 40)
+    }
+
+    /// Logging an owner's events retains nothing: once the owner settles, its record goes, while
+    /// its events stay in the log and still name it.
+    @Test func theLogKeepsNoOwnersRecordAlive() throws {
+        let fixture = LedgerFixture()
+        weak var record: OwnerRecord?
+        fixture.run {
+            let model = Model()
+            PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+            record = model.bag.ownerRecord
+        }
+        #expect(record == nil)
+        let events = fixture.ledger.snapshot().events
+        #expect(events.map(\.kind) == [.created, .ownerEnded, .cancelled, .deinit])
+        #expect(events.map(\.owner?.description) == Array(repeating: "Model#1", count: 4))
     }
 
     @Test func eventsNameTheirCallSitesAndOwners() throws {

@@ -20,15 +20,15 @@ struct EventLog {
         }
     }
 
-    /// The log, oldest first, with its call sites looked up in `sites`.
-    func ordered(sites: SiteTable) -> [LedgerEvent] {
-        (events[oldest...] + events[..<oldest]).map { $0.event(sites: sites) }
+    /// The log, oldest first, with its call sites looked up in `sites` and its owners in `names`.
+    func ordered(sites: SiteTable, names: OwnerNames) -> [LedgerEvent] {
+        (events[oldest...] + events[..<oldest]).map { $0.event(sites: sites, names: names) }
     }
 }
 
-/// An event as the log keeps it, in 32 bytes (two to a cache line: threads recording events take
-/// the log's lines from each other). The owner is kept as its record and the call site as its
-/// index in the ledger's ``SiteTable``; both are looked up when a snapshot is taken.
+/// An event as the log keeps it, in 40 bytes and with no reference but a note's. The owner is
+/// kept as its ``OwnerTag`` and the call site as its index in the ledger's ``SiteTable``; both are
+/// looked up when a snapshot is taken.
 struct LoggedEvent {
     /// An application note's text and the owner it names.
     final class Note: Sendable {
@@ -44,10 +44,10 @@ struct LoggedEvent {
     /// Whom the event concerns: nobody, an owner, or an application note.
     enum Subject {
         case none
-        case owner(OwnerRecord)
+        case owner(OwnerTag)
         case note(Note)
 
-        static func owning(_ record: OwnerRecord?) -> Subject { record.map(Subject.owner) ?? .none }
+        static func owning(_ record: OwnerRecord?) -> Subject { record.map { .owner($0.tag) } ?? .none }
     }
 
     let time: Duration
@@ -56,11 +56,11 @@ struct LoggedEvent {
     let kind: LedgerEvent.Kind
     let entryKind: EntryKind?
 
-    func event(sites: SiteTable) -> LedgerEvent {
+    func event(sites: SiteTable, names: OwnerNames) -> LedgerEvent {
         let (owner, message): (OwnerID?, String?) =
             switch subject {
             case .none: (nil, nil)
-            case .owner(let record): (record.id, nil)
+            case .owner(let tag): (names.id(of: tag), nil)
             case .note(let note): (note.owner, note.message)
             }
         return LedgerEvent(

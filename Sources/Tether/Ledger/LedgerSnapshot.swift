@@ -184,7 +184,7 @@ extension LedgerState {
         }
         return LedgerSnapshot(
             time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
-            growth: growingNow, events: log.ordered(sites: sites))
+            growth: growingNow, events: log.ordered(sites: sites, names: ownerNames))
     }
 
     /// Owner `key`'s leak `report` with what its survivors (entries `keys`) still alive have

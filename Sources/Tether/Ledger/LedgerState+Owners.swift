@@ -51,28 +51,29 @@ extension LedgerState {
         _ event: OwnerState.Event, toOwnerAt index: [UInt64: OwnerBook].Index, at now: Duration
     ) -> Bool {
         // One access to the book, in place: reading `owners.values[index]` would copy it.
-        let (before, after, effect, record) = Self.move(&owners.values[index], on: event, at: now)
+        let move = Self.move(&owners.values[index], on: event, at: now)
+        let (before, after) = (move.before, move.after)
         if before.released != after.released {
             counters.owners -= 1
-            log.append(time: now, kind: .deinit, subject: .owner(record), site: record.siteIndex)
+            log.append(time: now, kind: .deinit, subject: .owner(move.tag), site: move.site)
         }
         if before.isEnding != after.isEnding { counters.ending += after.isEnding ? 1 : -1 }
         if before.isReportedLeak != after.isReportedLeak { counters.leaks += after.isReportedLeak ? 1 : -1 }
-        switch effect {
+        switch move.effect {
         case .none:
             return true
         case .queueVerdict:
-            pending.append((now + gracePeriod, record.key))
-            log.append(time: now, kind: .ownerEnded, subject: .owner(record), site: record.siteIndex)
+            pending.append((now + gracePeriod, move.key))
+            log.append(time: now, kind: .ownerEnded, subject: .owner(move.tag), site: move.site)
             return true
         case .reportLeak:
-            recordLeak(of: record.key, at: now)
+            recordLeak(of: move.key, at: now)
             return true
         case .cover(let ancestor):
-            covered[ancestor, default: []].append(record.key)
+            covered[ancestor, default: []].append(move.key)
             return true
         case .releasedLate:
-            log.append(time: now, kind: .releasedLate, subject: .owner(record), site: record.siteIndex)
+            log.append(time: now, kind: .releasedLate, subject: .owner(move.tag), site: move.site)
             forget(ownerAt: index, at: now)
             return false
         case .forget:
@@ -81,14 +82,25 @@ extension LedgerState {
         }
     }
 
-    /// Moves `book` on `event`: its state before and after, the effect, and its record.
-    private static func move(
-        _ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration
-    ) -> (before: OwnerState, after: OwnerState, effect: OwnerState.Effect, record: OwnerRecord) {
+    /// An owner's move: its state before and after, the effect, and who it is — facts read from
+    /// its record in place, so that no reference to the record is copied.
+    private struct Move {
+        let before: OwnerState
+        let after: OwnerState
+        let effect: OwnerState.Effect
+        let key: UInt64
+        let tag: OwnerTag
+        let site: SiteIndex
+    }
+
+    /// Moves `book` on `event`.
+    private static func move(_ book: inout OwnerBook, on event: OwnerState.Event, at now: Duration) -> Move {
         let before = book.state
         let effect = book.state.on(event)
         if effect == .queueVerdict { book.endedAt = now }
-        return (before, book.state, effect, book.record)
+        return Move(
+            before: before, after: book.state, effect: effect, key: book.record.key, tag: book.record.tag,
+            site: book.record.siteIndex)
     }
 
     /// Changes the book of owner `key` in place and returns what `change` returns; nil when the

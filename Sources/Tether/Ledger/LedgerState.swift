@@ -70,8 +70,9 @@ struct LedgerState {
         parentLink: OwnerLink?
     ) -> OwnerRecord {
         let key = takeKey()
+        let tag = ownerNames.nextTag(for: type)
         let record = OwnerRecord(
-            key: key, id: ownerNames.nextID(for: type), siteIndex: sites.index(of: site), created: now,
+            key: key, tag: tag, id: ownerNames.id(of: tag), siteIndex: sites.index(of: site), created: now,
             parent: parent, parentLink: parentLink)
         owners[key] = OwnerBook(record)
         counters.owners += 1
@@ -193,7 +194,7 @@ struct LedgerState {
         unheard.append(report)
         let culprit = report.culprit
         log.append(
-            time: now, kind: .leak, subject: .owner(record), entryKind: culprit?.kind,
+            time: now, kind: .leak, subject: .owner(record.tag), entryKind: culprit?.kind,
             site: culprit.map { sites.index(of: $0.site) } ?? record.siteIndex)
     }
 

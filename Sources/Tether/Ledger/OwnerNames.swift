@@ -7,26 +7,34 @@
 /// never grouped as one. Serials count per type, and names are unique per type, so no two owners
 /// share an id.
 struct OwnerNames {
-    /// Each type's name, made once, and how many owners of it were made.
+    /// Each type's name, by its place in `names`, and how many owners of it were made.
     private var types: [ObjectIdentifier: Named] = [:]
+    /// Every name given, in order: a ``OwnerTag`` names its owner's type by its place here.
+    private var names: [String] = []
     /// Every name given, so that no two types share one.
     private var taken: Set<String> = []
 
     private struct Named {
-        let name: String
+        let name: UInt32
         var count = 0
     }
 
-    /// The id of the next owner of `type`.
-    mutating func nextID(for type: any AnyObject.Type) -> OwnerID {
+    /// The tag of the next owner of `type`.
+    mutating func nextTag(for type: any AnyObject.Type) -> OwnerTag {
         let key = ObjectIdentifier(type)
         guard let index = types.index(forKey: key) else {
-            let name = newName(for: type)
+            let name = UInt32(names.count)
+            names.append(newName(for: type))
             types[key] = Named(name: name, count: 1)
-            return OwnerID(typeName: name, serial: 1)
+            return OwnerTag(name: name, serial: 1)
         }
         types.values[index].count += 1
-        return OwnerID(typeName: types.values[index].name, serial: types.values[index].count)
+        return OwnerTag(name: types.values[index].name, serial: types.values[index].count)
+    }
+
+    /// The id `tag` stands for.
+    func id(of tag: OwnerTag) -> OwnerID {
+        OwnerID(typeName: names[Int(tag.name)], serial: tag.serial)
     }
 
     private mutating func newName(for type: any AnyObject.Type) -> String {
@@ -74,4 +82,12 @@ struct OwnerNames {
         }
         return kept
     }
+}
+
+/// An owner's id as the ledger's event log keeps it: its type's name by its place in the ledger's
+/// ``OwnerNames``, and its serial. Two numbers and no reference: logging an owner's event retains
+/// nothing, and the log keeps no record alive.
+struct OwnerTag: Equatable {
+    let name: UInt32
+    let serial: Int
 }

@@ -7,6 +7,8 @@ import Synchronization
 @usableFromInline
 final class OwnerRecord: Sendable {
     let key: UInt64
+    /// Its id as the event log keeps it.
+    let tag: OwnerTag
     let id: OwnerID
     /// Where the owner was tracked.
     let siteIndex: SiteIndex
@@ -24,10 +26,11 @@ final class OwnerRecord: Sendable {
     @usableFromInline let ended = Atomic<Bool>(false)
 
     init(
-        key: UInt64, id: OwnerID, siteIndex: SiteIndex, created: Duration, parent: OwnerRecord?,
-        parentLink: OwnerLink?
+        key: UInt64, tag: OwnerTag, id: OwnerID, siteIndex: SiteIndex, created: Duration,
+        parent: OwnerRecord?, parentLink: OwnerLink?
     ) {
         self.key = key
+        self.tag = tag
         self.id = id
         self.siteIndex = siteIndex
         self.created = created
