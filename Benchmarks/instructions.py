@@ -5,6 +5,10 @@ The clock's ratios move with the CPU; instructions do not. Compare this table wi
 Benchmarks/README.md to tell a change in the code from a change of machine: a pair whose Tether
 side gained instructions changed in the code.
 
+Beside the instructions it counts the calls to the runtime's retains and releases: each is an
+atomic read-modify-write, which on some CPUs costs twenty plain instructions (Benchmarks/README.md,
+"Zen 5"), so a pair can gain time there without gaining many instructions.
+
 Each figure is (run of 2N − run of N) / N of `tether-bench-profile CASE MODE N`, so start-up and
 set-up cancel out. It runs a `strip -g` copy of the binary (debug info changes nothing callgrind
 counts, and it loads faster).
@@ -33,20 +37,49 @@ CASES = [
 ]
 
 
-def instructions(binary, case, mode, count, extra):
-    """Instructions callgrind counts for one run."""
+# The runtime's reference counting: `swift_retain`, `swift_release`, their `_n` forms, and the
+# bridged and unknown-object variants (callgrind names a function in a call cycle `NAME'2`).
+REFCOUNTING = re.compile(r"swift_(retain|release|bridgeObjectRetain|bridgeObjectRelease|unknownObjectRetain"
+                         r"|unknownObjectRelease)(_n)?('\d+)?$")
+
+
+def measure(binary, case, mode, count, extra):
+    """Instructions, and calls to the runtime's retains and releases, that callgrind counts for one run."""
     with tempfile.TemporaryDirectory() as directory:
         out = os.path.join(directory, "callgrind.out")
         subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, case, mode,
              str(count), *extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        with open(out) as file:
-            for line in file:
-                found = re.match(r"(summary|totals): (\d+)", line)
-                if found:
-                    return int(found.group(2))
-    sys.exit(f"instructions.py: callgrind wrote no total for {case} {mode}")
+        return read_profile(out)
+
+
+def read_profile(path):
+    """The total of instructions, and the calls made to reference-counting functions."""
+    names, total, calls, callee = {}, None, 0, None
+    with open(path) as file:
+        for line in file:
+            found = re.match(r"(summary|totals): (\d+)", line)
+            if found:
+                total = int(found.group(2))
+                continue
+            # Callgrind names a function once, where it first appears (as `fn=` or `cfn=`), and
+            # by its number after that.
+            found = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?", line)
+            if found:
+                if found.group(3):
+                    names[found.group(2)] = found.group(3).strip()
+                if found.group(1):
+                    callee = names.get(found.group(2), "")
+                continue
+            found = re.match(r"calls=(\d+)", line)
+            if found and callee is not None:
+                if REFCOUNTING.search(callee.split(" ")[0]):
+                    calls += int(found.group(1))
+                callee = None
+    if total is None:
+        sys.exit(f"instructions.py: callgrind wrote no total in {path}")
+    return total, calls
 
 
 def main():
@@ -57,14 +90,16 @@ def main():
     with tempfile.TemporaryDirectory() as directory:
         binary = os.path.join(directory, "tether-bench-profile")
         subprocess.run(["strip", "-g", sys.argv[1], "-o", binary], check=True)
-        print("Instructions per operation (callgrind): alternative, then Tether")
+        print("Instructions per operation (callgrind), and in brackets its retains and releases: "
+              "alternative, then Tether")
         for pair, case, extra, count, modes in CASES:
             figures = []
             for mode in modes:
-                once = instructions(binary, case, mode, count, extra)
-                twice = instructions(binary, case, mode, 2 * count, extra)
-                per_operation = round((twice - once) / count)
-                figures.append(f"{mode} {per_operation:,}")
+                once = measure(binary, case, mode, count, extra)
+                twice = measure(binary, case, mode, 2 * count, extra)
+                instructions = round((twice[0] - once[0]) / count)
+                refcounting = (twice[1] - once[1]) / count
+                figures.append(f"{mode} {instructions:,} ({refcounting:,.0f})")
             print(f"  {pair}: " + ", ".join(figures), flush=True)
 
 
