@@ -50,24 +50,48 @@ final class LedgerEntry: Sendable {
     /// Counts one value delivered through this entry; one after the owner's end is a zombie.
     ///
     /// For paths that may deliver from several threads at once (an async sequence shared by
-    /// tasks, `Task.countDelivery()`).
+    /// tasks, `Task.countDelivery()`) and that check nothing before their call.
     @inline(__always)
     func delivered() {
-        deliveries.wrappingAdd(1, ordering: .relaxed)
-        if owner?.hasEnded == true { ledger.recordZombie(self) }
+        if counted() { ledger.recordZombie(self) }
     }
 
-    /// As ``delivered()``, for an entry whose deliveries never overlap: a relaxed load and store,
+    /// As ``delivered()``, for an entry whose deliveries never overlap.
+    @inlinable @inline(__always)
+    func deliveredSerially() {
+        if countedSerially() { ledger.recordZombie(self) }
+    }
+
+    /// Counts one value about to be delivered; true when it is a zombie delivery (its owner has
+    /// ended), for the caller to record with ``recordZombie()`` once the value is delivered.
+    ///
+    /// For a delivery that checks its registration is still there, then calls: recording tells
+    /// the ledger's change handlers, and a handler that removes the registration must not come
+    /// between that check and the call. Counted before the call all the same: a callee that ends
+    /// its own owner received the value before the end, which is no zombie delivery.
+    @inline(__always)
+    func counted() -> Bool {
+        deliveries.wrappingAdd(1, ordering: .relaxed)
+        return owner?.hasEnded == true
+    }
+
+    /// As ``counted()``, for an entry whose deliveries never overlap: a relaxed load and store,
     /// no locked read-modify-write.
     ///
-    /// Exact for its two callers, whose deliveries come one after another: one Combine subscriber
+    /// Exact for its callers, whose deliveries come one after another: one Combine subscriber
     /// (Combine calls `receive(_:)` serially) and one ``LiveData`` registration (only the thread
     /// holding the storage's dispatch claim delivers, and the claim changes hands under a lock).
     /// Inlinable, so that a ``LiveData`` delivery specialized in a client counts without a call.
     @inlinable @inline(__always)
-    func deliveredSerially() {
+    func countedSerially() -> Bool {
         deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-        if owner?.hasEnded == true { ledger.recordZombie(self) }
+        return owner?.hasEnded == true
+    }
+
+    /// Records the zombie delivery that ``counted()`` or ``countedSerially()`` found.
+    @inlinable
+    func recordZombie() {
+        ledger.recordZombie(self)
     }
 
     /// Ends the entry once; later calls do nothing.

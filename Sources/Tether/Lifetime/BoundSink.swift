@@ -44,8 +44,11 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
         state.withLock { body = $0.receiveValue }
         // Consumed, not copied: a copy would retain the closure's context once more per value.
         guard let body = consume body else { return .none }
-        entry?.deliveredSerially()
+        // A zombie is recorded after the call: a change handler it tells may cancel the sink,
+        // which must not be called after that.
+        let zombie = entry?.countedSerially() == true
         body(input)
+        if zombie { entry?.recordZombie() }
         return .none
     }
 

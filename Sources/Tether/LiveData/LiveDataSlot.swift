@@ -64,18 +64,20 @@ final class LiveDataSlot<T> {
 
     /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
     /// version `version` of the value, unless it is inactive, removed, already has it, its
-    /// observer is gone or its lifecycle is below started.
-    @inlinable
+    /// observer is gone or its lifecycle is below started. Always inlined: it is the dispatch
+    /// loop's body (Benchmarks/README.md, "Zombies recorded after the call").
+    @inlinable @inline(__always)
     func deliver(_ value: T, version: UInt64) -> Outcome {
         let status = status.load(ordering: .relaxed)
         if checksObserver && observer == nil { return status == .removed ? .skipped : .dead }
         if isActiveNow != nil && !isStarted() { return .skipped }
         guard status == .active, delivered.load(ordering: .relaxed) < version else { return .skipped }
         delivered.store(version, ordering: .relaxed)
-        // Counted before the call: a completion that ends its own bag received the value before
-        // the end, which is no zombie delivery.
-        entry?.deliveredSerially()
+        // A zombie is recorded after the call: a change handler it tells may remove this
+        // registration, which must not be called after that.
+        let zombie = entry?.countedSerially() == true
         completion(value)
+        if zombie { entry?.recordZombie() }
         return .delivered
     }
 

@@ -133,14 +133,16 @@ final class ObservedStorage<Value>: Sendable {
         pass(newValue, through: binding, write: stored.write)
     }
 
-    /// Calls the handlers of `records` that fire at `phase`, each counted before it is called: a
+    /// Calls the handlers of `records` that fire at `phase`, each counted before it is called (a
     /// handler that ends its own lifetime received the value before the end, which is no zombie
-    /// delivery.
+    /// delivery) and its zombie recorded after (a change handler that this tells may remove an
+    /// observation, which must not be called after that).
     @inlinable
     func notify(_ records: [Record], at phase: ObservationPhase, _ new: Value, _ old: Value?) {
         for record in records where record.observation.fires(at: phase) {
-            record.observation.countDelivery()
+            let zombie = record.observation.countDelivery()
             record.handler(new, old)
+            if zombie { record.observation.recordZombie() }
         }
     }
 

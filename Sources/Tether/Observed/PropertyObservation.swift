@@ -116,10 +116,17 @@ public final class PropertyObservation: Sendable {
         !isRemoved.load(ordering: .acquiring) && status.load(ordering: .acquiring).fires(at: phase)
     }
 
-    /// Counts one delivery in the ledger; writes from several threads may deliver at once.
+    /// Counts one delivery in the ledger; writes from several threads may deliver at once. True
+    /// when it is a zombie delivery, to record with ``recordZombie()`` after the handler's call.
     @usableFromInline
-    func countDelivery() {
-        entry?.delivered()
+    func countDelivery() -> Bool {
+        entry?.counted() == true
+    }
+
+    /// Records the zombie delivery ``countDelivery()`` found.
+    @usableFromInline
+    func recordZombie() {
+        entry?.recordZombie()
     }
 
     /// Stops the handler for good: the observation left its property.

@@ -76,5 +76,63 @@ extension Adversarial {
             #expect(received.events == [0, 1], "the newest value arrives once it starts again")
             withExtendedLifetime(onStop) {}
         }
+
+        /// A change handler told of a zombie delivery may remove the registration that made it:
+        /// the registration is not called after the removal has returned.
+        @Test func aLiveDataRegistrationRemovedByAChangeHandlerIsNotCalledAfterTheRemoval() {
+            let fixture = LedgerFixture()
+            let live = LiveData(0)
+            let longLived = fixture.run { DisposeBag() }
+            let panel = Viewer("panel", ledger: fixture.ledger)
+            let removals = Recorder<Void>()
+            // Each call records how many removals had returned by then.
+            let calls = Recorder<Int>()
+            fixture.run {
+                let model = Model()
+                live.add(observer: panel, disposeBag: longLived, attributedTo: model.bag) { _ in
+                    calls.record(removals.events.count)
+                }
+                model.bag.dispose()  // from now on, its deliveries are zombies
+            }
+            _ = fixture.ledger.snapshot()
+            let watch = fixture.ledger.onChange {
+                longLived.dispose()
+                removals.record(())
+            }
+            live.publish(value: 1)
+            live.publish(value: 2)
+            watch.cancel()
+            #expect(removals.events.count == 1)
+            #expect(calls.events == [0, 0])
+            #expect(fixture.ledger.counters.zombies == 1)
+        }
+
+        /// The same for an `@Observed` observation: a change handler that removes it on hearing of
+        /// its zombie delivery is not followed by a call.
+        @Test func anObservationRemovedByAChangeHandlerIsNotCalledAfterTheRemoval() {
+            let fixture = LedgerFixture()
+            let volume = ObservedProperty(0)
+            let removals = Recorder<Void>()
+            let calls = Recorder<Int>()
+            let observation = fixture.run {
+                let model = Model()
+                let observation = volume.observe(.did, attributedTo: model.bag) { _, _ in
+                    calls.record(removals.events.count)
+                }
+                model.bag.dispose()
+                return observation
+            }
+            _ = fixture.ledger.snapshot()
+            let watch = fixture.ledger.onChange {
+                _ = volume.remove(observation)
+                removals.record(())
+            }
+            volume.value = 1
+            volume.value = 2
+            watch.cancel()
+            #expect(removals.events.count == 1)
+            #expect(calls.events == [0])
+            #expect(fixture.ledger.counters.zombies == 1)
+        }
     }
 }
