@@ -65,16 +65,24 @@ import Testing
         #expect(help.contains("Everywhere"))
     }
 
-    /// In the smallest terminal the lab runs in, the help overlay has its width less 4 columns
-    /// inside its border and padding. A longer line would wrap mid-paragraph, without its
-    /// indent. (Attach runs in narrower terminals; its help is held to the overlay's 80.)
-    @Test func everyHelpLineFitsTheOverlay() {
-        let widths = [
-            (KeyMap.bundled.helpText, LabApp.minimumSize.width - 4), (KeyMap.bundled.attachHelpText, 80),
+    /// In the smallest terminal each runs in, the help overlay has the terminal's width less 4
+    /// columns inside its border and padding (at most 80). Reflowed there, no row ends early:
+    /// each but a line's last is too full for the next row's first word, and wrapped rows start
+    /// with the line's hanging indent.
+    @Test func everyHelpFillsItsOverlayInTheSmallestTerminal() {
+        let helps = [
+            (KeyMap.bundled.helpText, LabApp.minimumSize.width - 4),
+            (KeyMap.bundled.attachHelpText, AttachApp.minimumSize.width - 4),
         ]
-        for (help, width) in widths {
-            for line in help.split(separator: "\n") {
-                #expect(line.count <= width, "\(line.count) columns: \(line)")
+        for (help, width) in helps {
+            for line in Paragraph.reflowed(help) {
+                let rows = Paragraph.wrap(line, width: width)
+                let lead = Line(line.continuation).plainText
+                for (row, next) in zip(rows, rows.dropFirst()) {
+                    #expect(next.plainText.hasPrefix(lead), "\(next.plainText)")
+                    let word = next.plainText.dropFirst(lead.count).prefix { $0 != " " }
+                    #expect(row.width + 1 + Line(String(word)).width > width, "\(row.plainText)")
+                }
             }
         }
     }

@@ -11,10 +11,13 @@ final class HelpScreen: Screen {
     let id = "help"
     let title = "Help"
     let text: String
+    /// The text reflowed: its paragraphs fill the overlay's width, whatever the terminal's.
+    private let lines: [Line]
     private var scroll = ParagraphScroll()
 
     init(text: String, ledger: Ledger) {
         self.text = text
+        lines = Paragraph.reflowed(text)
         lifecycle = Lifecycle(ledger: ledger)
     }
 
@@ -35,6 +38,6 @@ final class HelpScreen: Screen {
         let inner = Block(title: " Help — ? or Esc closes ", theme: theme).render(
             into: &buffer, area: area, padding: 1)
         guard !inner.isEmpty else { return }
-        scroll.render(Paragraph(text, style: theme.text), into: &buffer, area: inner)
+        scroll.render(Paragraph(lines, style: theme.text), into: &buffer, area: inner)
     }
 }

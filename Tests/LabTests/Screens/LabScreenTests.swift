@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import Testing
+import Tether
 
 @testable import Lab
 
@@ -105,5 +106,20 @@ import Testing
             lab.backend.trimmedTextLines.last
                 == "↑/↓ scroll  Esc close  r rotate  m mode  i inspector  Tab focus  ? help  q quit",
             "the footer says how to close it")
+    }
+
+    /// Attach's help in its smallest terminal: a paragraph fills the overlay's rows instead of
+    /// breaking where the source text was wrapped, and an entry's rows hang under its text.
+    @Test func theHelpIsReflowedToANarrowOverlay() throws {
+        let help = HelpScreen(text: KeyMap.bundled.attachHelpText, ledger: Ledger(isEnabled: false))
+        var buffer = Buffer(size: Size(width: AttachApp.minimumSize.width, height: 60))
+        help.render(into: &buffer, area: buffer.area, theme: .standard)
+        let rows = buffer.trimmedTextLines.map {
+            String($0.dropFirst(2).reversed().drop { $0 == "│" || $0 == " " }.reversed())
+        }
+        let first = try #require(rows.firstIndex { $0.hasPrefix("Watches the ledger") })
+        #expect(rows[first + 1] == "subscription, task, observer and binding it made through")
+        let counters = try #require(rows.firstIndex { $0.hasPrefix("  Counters") })
+        #expect(rows[counters + 1].hasPrefix(String(repeating: " ", count: 13) + "(two-way bindings"))
     }
 }
