@@ -130,6 +130,27 @@ private final class DeliveringOwner {
         #expect(try await server.inspect { $0.clientCount } == 2)
     }
 
+    /// A client past the most a server serves at once is closed as it connects, unserved; the
+    /// others stay, and a place that frees up goes to the next client.
+    @Test func aClientPastTheMostServedAtOnceIsClosedAsItConnects() async throws {
+        let server = try LedgerServer.start(
+            at: path, ledger: ledger, minimumInterval: .milliseconds(100), maximumClients: 2)
+        defer { server.stop() }
+        var served = try [RawClient(path: path), RawClient(path: path)]
+        await waitUntil("two clients served") { (try? await server.inspect { $0.clientCount }) == 2 }
+        let third = try RawClient(path: path)
+        await waitUntil("the third closed") { third.lines().isEmpty && third.isClosedByServer }
+        #expect(try await server.inspect { $0.clientCount } == 2)
+        #expect(served.allSatisfy { !$0.isClosedByServer && $0.lines().first?.contains("hello") == true })
+
+        served.removeFirst()
+        await waitUntil("a place freed") { (try? await server.inspect { $0.clientCount }) == 1 }
+        let fourth = try RawClient(path: path)
+        await waitUntil("the fourth served") { fourth.lines().first?.contains("hello") == true }
+        #expect(try await server.inspect { $0.clientCount } == 2)
+        #expect(!fourth.isClosedByServer)
+    }
+
     /// A leak found while a client is connected reaches it as a `leak` message with the whole
     /// report, and stays in the snapshots that follow.
     @Test func aLeakIsSentWithItsReportAsItIsFound() async throws {

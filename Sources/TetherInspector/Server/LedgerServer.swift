@@ -35,6 +35,11 @@ public final class LedgerServer: Sendable {
     /// The directory of a path plus this many bytes must fit in a socket address: the server
     /// binds at `DIR/.XXXXXX/s` first, then renames the socket into place.
     public static let temporaryPathOverhead = 10
+    /// How many clients a server serves at once; one more is closed as it connects. A server out
+    /// of file descriptors spins its event loop on the connection it cannot accept: with this
+    /// cap, clients that connect and never leave cannot make it hold more than this many.
+    public static let maximumClients = 64
+
     /// How many connections may wait to be accepted: room for many clients attaching at once
     /// (a client whose connection finds the queue full tries again, for a while).
     static let backlog: Int32 = 256
@@ -74,9 +79,11 @@ public final class LedgerServer: Sendable {
         try start(at: path, ledger: ledger, minimumInterval: .milliseconds(100))
     }
 
-    /// ``start(at:ledger:)`` with the shortest time between two snapshots (for tests).
+    /// ``start(at:ledger:)`` with the shortest time between two snapshots and the most clients
+    /// served at once (for tests).
     static func start(
-        at path: String, ledger: Ledger, minimumInterval: TimeAmount
+        at path: String, ledger: Ledger, minimumInterval: TimeAmount,
+        maximumClients: Int = LedgerServer.maximumClients
     ) throws(LedgerServerError) -> LedgerServer {
         let limit = SocketFile.maximumPathLength
         guard path.utf8.count <= limit,
@@ -110,7 +117,8 @@ public final class LedgerServer: Sendable {
         try checkReplaceable(path, loop: loop)
         let hub = ServingHub(
             ledger: ledger, loop: loop, interval: minimumInterval,
-            hello: InspectorHello(pid: getpid(), process: ProcessInfo.processInfo.processName))
+            hello: InspectorHello(pid: getpid(), process: ProcessInfo.processInfo.processName),
+            maximumClients: maximumClients)
         let channel: any Channel
         do {
             channel = try ServerBootstrap(group: loop, childGroup: loop)

@@ -14,6 +14,8 @@ import Tether
 final class ServingHub: Sendable {
     let ledger: Ledger
     let loop: any EventLoop
+    /// How many clients it serves at once (``LedgerServer/maximumClients``).
+    let maximumClients: Int
     /// The hello line, encoded once.
     private let hello: ByteBuffer
     private let state: NIOLoopBoundBox<State>
@@ -28,9 +30,12 @@ final class ServingHub: Sendable {
         var stopped = false
     }
 
-    init(ledger: Ledger, loop: any EventLoop, interval: TimeAmount, hello: InspectorHello) {
+    init(
+        ledger: Ledger, loop: any EventLoop, interval: TimeAmount, hello: InspectorHello, maximumClients: Int
+    ) {
         self.ledger = ledger
         self.loop = loop
+        self.maximumClients = maximumClients
         self.hello = ByteBuffer(bytes: InspectorMessage.hello(hello).encodedLine())
         state = .makeBoxSendingValue(State(pacer: SnapshotPacer(interval: interval)), eventLoop: loop)
     }
@@ -39,9 +44,9 @@ final class ServingHub: Sendable {
 
     /// A client connected: it gets the hello at once, and the ledger at the pace changes get it
     /// (a snapshot taken after it joined); the first client starts the observation of the
-    /// ledger.
+    /// ledger. One past ``maximumClients`` is closed at once.
     func join(_ client: SnapshotWriter) {
-        guard !state.value.stopped else {
+        guard !state.value.stopped, state.value.clients.count < maximumClients else {
             client.close()
             return
         }

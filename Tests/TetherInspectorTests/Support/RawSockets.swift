@@ -76,11 +76,15 @@ final class RawClient {
         #endif
     }
 
+    /// Whether the server has closed the connection, as far as has been read.
+    private(set) var isClosedByServer = false
+
     /// The complete lines received so far, reading what is there now.
     func lines() -> [String] {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { isClosedByServer = true }
             guard count > 0 else { break }
             received += buffer[..<count]
         }
