@@ -9,7 +9,7 @@
 struct OwnerNames {
     /// Each type's name, by its place in `names`, and how many owners of it were made.
     private var types: [ObjectIdentifier: Named] = [:]
-    /// Every name given, in order: a ``OwnerTag`` names its owner's type by its place here.
+    /// Every name given, in order: an ``OwnerTag`` names its owner's type by its place here.
     private var names: [String] = []
     /// Every name given, so that no two types share one.
     private var taken: Set<String> = []
