@@ -65,7 +65,7 @@ final class LiveDataSlot<T> {
     /// Outside the lock, by the thread holding the dispatch claim: calls the completion with
     /// version `version` of the value, unless it is inactive, removed, already has it, its
     /// observer is gone or its lifecycle is below started. Always inlined: it is the dispatch
-    /// loop's body (Benchmarks/README.md, "Zombies recorded after the call").
+    /// loop's body (Benchmarks/README.md, "A second CPU").
     @inlinable @inline(__always)
     func deliver(_ value: T, version: UInt64) -> Outcome {
         let status = status.load(ordering: .relaxed)

@@ -73,13 +73,10 @@ public final class PropertyObservation: Sendable {
     @usableFromInline let isRemoved = Atomic<Bool>(false)
     /// The observation's ledger entry.
     let entry: LedgerEntry?
-    /// Whether deliveries are counted: there is a ledger entry.
-    @usableFromInline let isCounted: Bool
 
     init(kind: ObservationType, entry: LedgerEntry?) {
         status = Atomic(Status(kind))
         self.entry = entry
-        isCounted = entry != nil
     }
 
     /// When the handler is called. Setting it on an obsolete observation is ignored: it stays
