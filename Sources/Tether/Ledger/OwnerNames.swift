@@ -9,10 +9,9 @@
 struct OwnerNames {
     /// Each type's name, by its place in `names`, and how many owners of it were made.
     private var types: [ObjectIdentifier: Named] = [:]
-    /// Every name given, in order: an ``OwnerTag`` names its owner's type by its place here.
+    /// Every name given, in order: an ``OwnerTag`` names its owner's type by its place here. A
+    /// new type's name is checked against them (once per type), so that no two types share one.
     private var names: [String] = []
-    /// Every name given, so that no two types share one.
-    private var taken: Set<String> = []
 
     private struct Named {
         let name: UInt32
@@ -37,15 +36,14 @@ struct OwnerNames {
         OwnerID(typeName: names[Int(tag.name)], serial: tag.serial)
     }
 
-    private mutating func newName(for type: any AnyObject.Type) -> String {
+    private func newName(for type: any AnyObject.Type) -> String {
         let base = Self.readableName(of: type)
         var name = base
         var suffix = 1
-        while taken.contains(name) {
+        while names.contains(name) {
             suffix += 1
             name = "\(base)~\(suffix)"
         }
-        taken.insert(name)
         return name
     }
 
