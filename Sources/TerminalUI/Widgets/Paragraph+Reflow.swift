@@ -53,7 +53,7 @@ private struct Reflowing {
 
         init(_ source: String) {
             let text = source.drop { $0 == " " }
-            let indent = Line(String(source.prefix(source.count - text.count))).width
+            let indent = source.count - text.count  // spaces, a column each
             self.text = text
             self.indent = indent
             gapEnd = indent > 0 ? Row.gapEnd(of: text).map { indent + $0 } : nil
