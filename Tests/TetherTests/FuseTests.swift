@@ -47,6 +47,28 @@ private final class Holder {
         }
     }
 
+    /// Upstream completes, and releasing its subscription — held by the fuse alone — releases the
+    /// holder, which blows the fuse: the release comes after unlocking, so the blow finds the
+    /// subscription ended instead of locking it again.
+    @Test func aCompletionWhoseReleaseEndsTheHolderFinishesOnce() {
+        withOwnLedger {
+            let sender = CompletionSender()
+            let recorder = StreamsRecorder<Int>()
+            weak var released: Holder?
+            do {
+                let holder = Holder()
+                released = holder
+                HoldingPublisher(sender: sender, held: holder)
+                    .fuse(heldBy: holder, on: \.cancellables)
+                    .subscribe(recorder)
+            }
+            #expect(released != nil, "only the upstream subscription holds the holder")
+            sender.finish()
+            #expect(released == nil)
+            #expect(recorder.events == [.subscribed, .finished])
+        }
+    }
+
     @Test func blowingReleasesASubscriberThatKeepsItsSubscription() {
         withOwnLedger {
             let subject = PassthroughSubject<Int, Never>()
@@ -323,4 +345,32 @@ private final class SelfCancellingSubscriber: Subscriber, @unchecked Sendable {
     }
 
     func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// Sends a completion to the subscriber it was given, holding nothing else.
+private final class CompletionSender {
+    var subscriber: AnySubscriber<Int, Never>?
+
+    func finish() { subscriber?.receive(completion: .finished) }
+}
+
+/// A publisher whose subscription holds `held`, and is held only by its subscriber.
+private struct HoldingPublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let sender: CompletionSender
+    let held: AnyObject
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        sender.subscriber = AnySubscriber(subscriber)
+        subscriber.receive(subscription: Holding(held: held))
+    }
+
+    private final class Holding: Subscription {
+        let held: AnyObject
+        init(held: AnyObject) { self.held = held }
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
 }

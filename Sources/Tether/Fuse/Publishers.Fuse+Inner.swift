@@ -20,8 +20,11 @@ extension Publishers.Fuse {
 
         /// What ending leaves to do once unlocked.
         struct Settlement {
-            /// Upstream's subscription, to cancel; nil when upstream completed or never subscribed.
+            /// Upstream's subscription, released with the settlement (its `deinit` may end this
+            /// subscription's holder, and so blow the fuse); nil when it never subscribed.
             let upstream: (any Subscription)?
+            /// Whether to cancel `upstream`: not when it completed.
+            let cancelsUpstream: Bool
             /// What to send the subscriber now, if anything.
             let completion: Subscribers.Completion<Failure>?
             /// The relay to the subscriber, released with the settlement (the subscriber with it,
@@ -88,7 +91,7 @@ extension Publishers.Fuse {
             case .cancelled, .blown: settlement.relay.entry?.end(.cancelled)
             }
             settlement.anchor?.core.unregister(self)
-            settlement.upstream?.cancel()
+            if settlement.cancelsUpstream { settlement.upstream?.cancel() }
             if let completion = settlement.completion {
                 settlement.relay.downstream.receive(completion: completion)
             }
@@ -99,24 +102,24 @@ extension Publishers.Fuse {
         private func settle(_ state: inout State, _ ending: Ending) -> Settlement? {
             guard let relay = state.relay else { return nil }
             let completion: Subscribers.Completion<Failure>?
-            let upstream: (any Subscription)?
+            let cancelsUpstream: Bool
             switch ending {
             case .completed(let upstreamCompletion):
                 guard relay.gate.end(blown: false) != nil else { return nil }
-                completion = upstreamCompletion
-                upstream = nil
+                (completion, cancelsUpstream) = (upstreamCompletion, false)
             case .cancelled:
                 guard relay.gate.end(blown: false) != nil else { return nil }
-                completion = nil
-                upstream = state.upstream
+                (completion, cancelsUpstream) = (nil, true)
             case .blown:
                 // Blown during a delivery, the subscriber is finished by the last to leave.
                 guard let finishesNow = relay.gate.end(blown: true) else { return nil }
-                completion = finishesNow ? .finished : nil
-                upstream = state.upstream
+                (completion, cancelsUpstream) = (finishesNow ? .finished : nil, true)
             }
             defer { state = State() }
-            return Settlement(upstream: upstream, completion: completion, relay: relay, anchor: state.anchor)
+            return Settlement(
+                upstream: state.upstream, cancelsUpstream: cancelsUpstream, completion: completion,
+                relay: relay,
+                anchor: state.anchor)
         }
     }
 
