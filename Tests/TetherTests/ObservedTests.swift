@@ -268,6 +268,31 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
         }
     }
 
+    /// A write that lands while an observation is listed but not yet bound (here from a change
+    /// handler the ledger calls as `observe` purges an obsolete observation) does not call it when
+    /// its lifetime turns out to have ended.
+    @Test func aWriteWhileObservingInAnEndedLifetimeCallsNothing() {
+        withLedger { ledger in
+            let property = ObservedProperty(0)
+            let stale = property.observe(.did) { _, _ in }
+            stale.isObsolete = true
+            let lifetime = Lifetime()
+            lifetime.end()
+            let writes = Recorder<Int>()
+            let onChange = ledger.onChange {
+                writes.record(property.value)
+                property.value += 1
+                _ = ledger.takeCounters()  // re-arms this handler for the next change
+            }
+            let seen = Recorder<Int>()
+            property.observe(.did, in: lifetime) { new, _ in seen.record(new) }
+            onChange.cancel()
+            #expect(writes.events.count >= 2, "a write landed while the observation was listed")
+            #expect(seen.events == [])
+            #expect(ledger.counters.observers == 0)
+        }
+    }
+
     @Test func concurrentWritesObservationsAndBindingsStayConsistent() async {
         let ledger = Ledger(clock: ManualClock())
         await Ledger.$current.withValue(ledger) {

@@ -174,7 +174,8 @@ final class ObservedStorage<Value>: Sendable {
         _ kind: ObservationType, entry: LedgerEntry?, lifetime: Lifetime?,
         handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> PropertyObservation {
-        let observation = PropertyObservation(kind: kind, entry: entry)
+        // Listed pending when it has a lifetime: no write calls it before it is bound there.
+        let observation = PropertyObservation(kind: kind, entry: entry, pending: lifetime != nil)
         let purged = state.withLock { state in
             defer { state.records.append(Record(observation: observation, handler: handler)) }
             return state.purgeObsolete()
@@ -191,6 +192,7 @@ final class ObservedStorage<Value>: Sendable {
             state.withLock { state in
                 guard state.records.contains(where: { $0.observation === observation }) else { return false }
                 state.links[ObjectIdentifier(observation)] = link
+                observation.markListed()
                 return true
             }
         }

@@ -68,14 +68,27 @@ public final class PropertyObservation: Sendable {
         }
     }
 
+    /// Where the observation stands in its property's list of observations.
+    @usableFromInline
+    enum Presence: UInt8, AtomicRepresentable, Sendable {
+        /// Listed, not yet bound to its lifetime: not called, so that a lifetime found ended
+        /// registers nothing even for a write that lands meanwhile.
+        case pending
+        /// Listed and called.
+        case listed
+        /// Left its property: never called again.
+        case removed
+    }
+
     @usableFromInline let status: Atomic<Status>
-    /// Set when the observation leaves its property: never called again.
-    @usableFromInline let isRemoved = Atomic<Bool>(false)
+    @usableFromInline let presence: Atomic<Presence>
     /// The observation's ledger entry.
     let entry: LedgerEntry?
 
-    init(kind: ObservationType, entry: LedgerEntry?) {
+    /// `pending` for an observation still to be bound to a lifetime (``markListed()``).
+    init(kind: ObservationType, entry: LedgerEntry?, pending: Bool) {
         status = Atomic(Status(kind))
+        presence = Atomic(pending ? .pending : .listed)
         self.entry = entry
     }
 
@@ -110,7 +123,7 @@ public final class PropertyObservation: Sendable {
     /// Whether the handler is to be called at `phase` now.
     @inlinable
     func fires(at phase: ObservationPhase) -> Bool {
-        !isRemoved.load(ordering: .acquiring) && status.load(ordering: .acquiring).fires(at: phase)
+        presence.load(ordering: .acquiring) == .listed && status.load(ordering: .acquiring).fires(at: phase)
     }
 
     /// Counts one delivery in the ledger; writes from several threads may deliver at once. True
@@ -126,8 +139,14 @@ public final class PropertyObservation: Sendable {
         entry?.recordZombie()
     }
 
+    /// Starts calling the handler: the observation is bound to its lifetime. An observation
+    /// removed meanwhile stays removed.
+    func markListed() {
+        _ = presence.compareExchange(expected: .pending, desired: .listed, ordering: .acquiringAndReleasing)
+    }
+
     /// Stops the handler for good: the observation left its property.
     func markRemoved() {
-        isRemoved.store(true, ordering: .releasing)
+        presence.store(.removed, ordering: .releasing)
     }
 }
