@@ -51,11 +51,16 @@ extension Ledger {
     /// lifetime deinitialized — its owner's release.
     ///
     /// An owner released with nothing of it left alive is settled on the spot: no verdict waits
-    /// for it, so a bind-and-end leaves the ledger as it found it.
-    func lifetimeEnded(owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool) {
+    /// for it, so a bind-and-end leaves the ledger as it found it. `completingEnd`: this records
+    /// the rest of an end that ``beginEnd(of:)`` began.
+    func lifetimeEnded(
+        owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool,
+        completingEnd: Bool = false
+    ) {
         guard owner != nil || !cancelled.isEmpty else { return }
         let now = clock.now
         let (deadline, reports) = state.withLock { state -> (Duration?, [LeakReport]) in
+            if completingEnd { state.endsInProgress -= 1 }
             state.lifetimeEnded(
                 owner: owner, ownerEnded: ownerEnded, cancelled: cancelled, released: released, at: now)
             return (state.takeVerdictDeadline(), state.takeUnheard())
@@ -65,11 +70,25 @@ extension Ledger {
         if let deadline { scheduleVerdicts(at: deadline) }
     }
 
-    /// Marks an owner's lifetime ended and schedules its verdict; `alreadyMarked` when the caller
-    /// has set the record's `ended` flag.
-    func ownerEnded(_ record: OwnerRecord, alreadyMarked: Bool = false) {
-        guard alreadyMarked || !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// Marks an owner's lifetime ended and schedules its verdict.
+    func ownerEnded(_ record: OwnerRecord) {
+        guard !record.ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
         lifetimeEnded(owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false)
+    }
+
+    /// Records the end of an owner (the caller set its `ended` flag) whose lifetime has children,
+    /// before it ends them: its verdict is queued before theirs, so a parent that leaked keeps its
+    /// leaking children from being reported on their own. No verdict is judged until
+    /// ``lifetimeEnded(owner:ownerEnded:cancelled:released:completingEnd:)`` records the rest of
+    /// the end: on a short grace period one would otherwise judge the owner half-ended.
+    func beginEnd(of record: OwnerRecord) {
+        let now = clock.now
+        state.withLock { state in
+            state.endsInProgress += 1
+            state.lifetimeEnded(
+                owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false, at: now)
+        }
+        changed()
     }
 
     /// Counts an entry's pause (`delta` 1) or resume (-1) if `switched`, run under the lock, says

@@ -35,6 +35,9 @@ struct LedgerState {
     /// Verdicts to run, in order of deadline, by owner key. Owners settled meanwhile are skipped.
     var pending = Deque<(deadline: Duration, owner: UInt64)>()
     var verdictScheduled = false
+    /// Ends begun and not yet recorded whole (``Ledger/beginEnd(of:)``): no verdict is judged
+    /// meanwhile.
+    var endsInProgress = 0
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
     /// Growth found at checkpoints (``Ledger/checkpoint()``); untouched by recording.
@@ -156,7 +159,7 @@ struct LedgerState {
         while let first = pending.first, owners[first.owner]?.state.awaitsVerdict != true {
             pending.removeFirst()
         }
-        guard !verdictScheduled, let first = pending.first else { return nil }
+        guard endsInProgress == 0, !verdictScheduled, let first = pending.first else { return nil }
         verdictScheduled = true
         return first.deadline
     }
@@ -164,7 +167,7 @@ struct LedgerState {
     /// Judges up to `limit` owners whose grace period ended by `now`, in the order they ended (a
     /// parent before its children). Nil when none was due.
     mutating func judgeDueOwners(now: Duration, atMost limit: Int) -> Int? {
-        guard let first = pending.first, first.deadline <= now else { return nil }
+        guard endsInProgress == 0, let first = pending.first, first.deadline <= now else { return nil }
         var judged = 0
         while judged < limit, let first = pending.first, first.deadline <= now {
             pending.removeFirst()

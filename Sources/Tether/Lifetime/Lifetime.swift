@@ -231,22 +231,23 @@ public final class Lifetime: Sendable {
     private func finish(releasing: Bool) {
         guard let taken = state.withLock({ $0.end(releasing: releasing) }) else { return }
         if let adoption = taken.adoption { parent?.remove(adoption) }
-        var ownerEnded = false
+        var (ownerEnded, endBegun) = (false, false)
         if let owner = taken.owner {
             ownerEnded = !owner.ended.exchange(true, ordering: .acquiringAndReleasing)
             if ownerEnded && taken.hasChildren {
                 // Queued for its verdict before the children its actions end: judged first, a
                 // parent that leaked keeps its leaking children from being reported on their own,
                 // however many verdicts the ledger judges at a time.
-                ledger.ownerEnded(owner, alreadyMarked: true)
-                ownerEnded = false
+                ledger.beginEnd(of: owner)
+                (ownerEnded, endBegun) = (false, true)
             }
         }
         var closed = ClosedEntries()
         for item in taken.rest.reversed() { cancel(item, into: &closed) }
         if let first = taken.first { cancel(first, into: &closed) }
         ledger.lifetimeEnded(
-            owner: taken.owner, ownerEnded: ownerEnded, cancelled: closed, released: releasing)
+            owner: taken.owner, ownerEnded: ownerEnded, cancelled: closed, released: releasing,
+            completingEnd: endBegun)
     }
 
     /// Runs `item`'s cancellation and ends its entry; an entry of this lifetime's ledger is closed

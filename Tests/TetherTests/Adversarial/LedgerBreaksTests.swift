@@ -27,6 +27,16 @@ private final class Gauge {
     init(parent: DisposeBag) { bag = DisposeBag(parent: parent) }
 }
 
+/// An owner whose bag has a child bag that tracks nobody.
+private final class Panel {
+    let bag = DisposeBag()
+    let sections: DisposeBag
+    init() {
+        sections = DisposeBag(parent: bag)
+        bag.track(self)
+    }
+}
+
 /// SwiftUI's `SomeView.ViewModel` pattern: two types of one name, nested in two others.
 private enum ScreenA {
     final class ViewModel {
@@ -218,6 +228,27 @@ extension Adversarial {
             #expect(snapshot.leaks.isEmpty)
             #expect(snapshot.owners.isEmpty)
             #expect(snapshot.counters.ending == 0 && snapshot.counters.owners == 0)
+            watch.cancel()
+        }
+
+        /// On a zero grace period, an owner released with a child lifetime settles like any owner
+        /// released with nothing alive: its verdict, queued before the child's end, waits until
+        /// its own end is recorded (it used to run inside the child's end, while the owner's
+        /// subscription was still open and its release not yet recorded: a leak report).
+        @Test func aParentReleasedOnAZeroGracePeriodSettlesQuietly() {
+            let fixture = LedgerFixture(gracePeriod: .zero)
+            let heard = Recorder<String>()
+            let watch = fixture.ledger.onLeak { heard.record($0.owner.description) }
+            let subject = PassthroughSubject<Int, Never>()
+            var panel: Panel? = fixture.run { Panel() }
+            subject.sink { _ in }.store(in: panel!.bag)
+            panel = nil
+            let snapshot = fixture.ledger.snapshot()
+            #expect(heard.events == [])
+            #expect(snapshot.leaks.isEmpty)
+            #expect(snapshot.owners.isEmpty)
+            #expect(snapshot.counters.ending == 0 && snapshot.counters.owners == 0)
+            #expect(snapshot.counters.subscriptions == 0)
             watch.cancel()
         }
 
