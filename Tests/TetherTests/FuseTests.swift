@@ -130,20 +130,51 @@ private final class Holder {
         }
     }
 
-    @Test func tokenLeavesTheHoldersSetWhenTheFuseIsNoLongerUsed() {
+    @Test func theNextFuseTakesOutTheTokenOfOneNoLongerUsed() {
         withOwnLedger {
             let holder = Holder()
             let subject = PassthroughSubject<Int, Never>()
+            let unrelated = AnyCancellable {}
+            holder.cancellables.insert(unrelated)
             for value in 0..<1_000 {
                 do {
                     let fused = subject.fuse(heldBy: holder, on: \.cancellables)
                     let cancellable = fused.sink { _ in }
                     subject.send(value)
-                    #expect(holder.cancellables.count == 1)
+                    #expect(holder.cancellables.count == 2, "this fuse's token and the unrelated one")
                     cancellable.cancel()
                 }
-                #expect(holder.cancellables.isEmpty)
+                #expect(holder.cancellables.count == 2, "released, the fuse writes nothing")
             }
+            let inUse = subject.fuse(heldBy: holder, on: \.cancellables)
+            let second = subject.fuse(heldBy: holder, on: \.cancellables)
+            #expect(holder.cancellables.count == 3, "a fuse still referenced keeps its token")
+            #expect(holder.cancellables.contains(unrelated))
+            _ = (inUse, second)
+        }
+    }
+
+    /// The holder's own set releases a subscription through the holder's fuse while it is being
+    /// written: the fuse, released then, writes nothing (it used to take its token out of the
+    /// set in the middle of that write: a simultaneous access, a crash).
+    @Test func aSetReleasingASubscriptionThroughItsOwnFuseIsNotWrittenMeanwhile() {
+        withOwnLedger {
+            let holder = Holder()
+            let subject = PassthroughSubject<Int, Never>()
+            let values = Recorder<Int>()
+            let sink: ObjectIdentifier
+            do {
+                let cancellable = subject.fuse(heldBy: holder, on: \.cancellables).sink { values.record($0) }
+                sink = ObjectIdentifier(cancellable)
+                holder.cancellables.insert(cancellable)
+            }
+            subject.send(1)
+            holder.cancellables = holder.cancellables.filter { ObjectIdentifier($0) != sink }
+            subject.send(2)
+            #expect(values.events == [1])
+            #expect(holder.cancellables.count == 1, "the fuse's token, retired")
+            _ = subject.fuse(heldBy: holder, on: \.cancellables)
+            #expect(holder.cancellables.count == 1, "the new fuse's token took the retired one's place")
         }
     }
 
@@ -164,16 +195,23 @@ private final class Holder {
         }
     }
 
-    @Test func optionalSlotIsClearedWhenTheFuseIsNoLongerUsed() {
+    /// Released, a fuse leaves its token in the slot, doing nothing; the next fuse's token
+    /// replaces it, and cancelling the old one there blows nothing.
+    @Test func optionalSlotKeepsTheLastFusesTokenAlone() {
         withOwnLedger {
             let holder = Holder()
             let subject = PassthroughSubject<Int, Never>()
             do {
                 let cancellable = subject.fuse(heldBy: holder, on: \.slot).sink { _ in }
-                #expect(holder.slot != nil)
                 withExtendedLifetime(cancellable) {}
             }
-            #expect(holder.slot == nil)
+            let retired = holder.slot.map(ObjectIdentifier.init)
+            #expect(retired != nil, "released, the fuse writes nothing")
+            let recorder = StreamsRecorder<Int>()
+            subject.fuse(heldBy: holder, on: \.slot).subscribe(recorder)
+            #expect(holder.slot.map(ObjectIdentifier.init) != retired)
+            subject.send(1)
+            #expect(recorder.events == [.subscribed, .value(1)])
         }
     }
 
@@ -242,7 +280,7 @@ private final class Holder {
                 }
                 #expect(released == nil, "the fuse released the cancelled subscriber")
             }
-            #expect(holder.cancellables.isEmpty, "each fuse's token left when it was no longer used")
+            #expect(holder.cancellables.count == 1, "each fuse made took out the token of the one before")
         }
     }
 

@@ -47,20 +47,3 @@ final class FuseCore: Sendable {
         for member in members { member.blow() }
     }
 }
-
-/// Keeps a fuse's token in its holder for as long as the fuse is in use: held by the publisher
-/// and by every subscription through it. When the last of them is released, it takes the token
-/// out of the holder, so a holder's set does not grow with fuses nobody uses any more.
-///
-/// Not Sendable: it runs its `detach` once, from `deinit`, on the thread releasing it last.
-final class FuseAnchor {
-    let core: FuseCore
-    private let detach: () -> Void
-
-    init(core: FuseCore, detach: @escaping () -> Void) {
-        self.core = core
-        self.detach = detach
-    }
-
-    deinit { detach() }
-}

@@ -31,7 +31,7 @@ extension Publishers.Fuse {
             /// unless a delivery still runs; then when that returns).
             let relay: Relay<Downstream>
             /// This subscription's hold on the fuse, released last.
-            let anchor: FuseAnchor?
+            let core: FuseCore?
         }
 
         private struct State {
@@ -39,13 +39,14 @@ extension Publishers.Fuse {
             var relay: Relay<Downstream>?
             var upstream: (any Subscription)?
             var pendingDemand = Subscribers.Demand.none
-            var anchor: FuseAnchor?
+            /// Held while the subscription lasts: a fuse in use keeps its token in the holder's set.
+            var core: FuseCore?
         }
 
         private let state: LockedBox<State>
 
-        init(anchor: FuseAnchor) {
-            state = LockedBox(State(anchor: anchor))
+        init(core: FuseCore) {
+            state = LockedBox(State(core: core))
         }
 
         /// Gives the subscription its relay, before it is handed out.
@@ -90,7 +91,7 @@ extension Publishers.Fuse {
             case .completed: settlement.relay.entry?.end(.ended)
             case .cancelled, .blown: settlement.relay.entry?.end(.cancelled)
             }
-            settlement.anchor?.core.unregister(self)
+            settlement.core?.unregister(self)
             if settlement.cancelsUpstream { settlement.upstream?.cancel() }
             if let completion = settlement.completion {
                 settlement.relay.downstream.receive(completion: completion)
@@ -119,7 +120,7 @@ extension Publishers.Fuse {
             return Settlement(
                 upstream: state.upstream, cancelsUpstream: cancelsUpstream, completion: completion,
                 relay: relay,
-                anchor: state.anchor)
+                core: state.core)
         }
     }
 

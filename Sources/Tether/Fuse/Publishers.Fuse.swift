@@ -18,26 +18,26 @@ extension Publishers {
 
         /// The publisher the fuse cuts.
         public let upstream: Upstream
-        private let anchor: FuseAnchor
+        private let core: FuseCore
         private let site: CallSite
 
-        init(upstream: Upstream, anchor: FuseAnchor, site: CallSite) {
+        init(upstream: Upstream, core: FuseCore, site: CallSite) {
             self.upstream = upstream
-            self.anchor = anchor
+            self.core = core
             self.site = site
         }
 
         /// Whether the fuse has blown.
-        public var isBlown: Bool { anchor.core.isBlown }
+        public var isBlown: Bool { core.isBlown }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let entry = Ledger.current.open(.subscription, owner: nil, site: site, bound: false)
-            let inner = Inner<S>(anchor: anchor)
+            let inner = Inner<S>(core: core)
             let relay = Relay(inner: inner, downstream: subscriber, entry: entry)
             inner.attach(relay)
             // A fuse that has blown blows this subscription too: the subscriber gets it, then
             // `.finished`, and upstream is not subscribed.
-            if !anchor.core.register(inner) { inner.blow() }
+            if !core.register(inner) { inner.blow() }
             relay.start(upstream: upstream)
         }
     }
@@ -48,8 +48,10 @@ extension Publisher {
     ///
     /// The fuse puts a token in `holder`'s set; when the holder deinitializes, the set releases
     /// the token and the fuse blows: each subscription is cancelled upstream and finished
-    /// downstream. When nothing uses the fuse any more (no subscription, publisher released),
-    /// its token leaves the set again.
+    /// downstream. The set does not grow with fuses made again and again: once nothing uses a
+    /// fuse any more (no subscription, publisher released), the next fuse made on the set takes
+    /// its token out. A token you cancel yourself blows its fuse and stays, as any cancelled
+    /// `AnyCancellable`, until you remove it.
     ///
     /// ```swift
     /// final class Forwarder {
@@ -70,27 +72,29 @@ extension Publisher {
     ///   - line: The line of that call site; leave it to its default.
     /// - Returns: A publisher finishing every subscriber when `holder` deallocates.
     ///
-    /// Thread-safety: the fuse itself is thread-safe. The holder's set is written when the fuse
-    /// is made and when the fuse is last released, on those threads: like any property of the
-    /// holder, do not write it from two threads at once.
+    /// Thread-safety: the fuse itself is thread-safe. The holder's set is written only here, on
+    /// the calling thread, never when a fuse is released: like any property of the holder, do not
+    /// write it from two threads at once.
     public func fuse<Holder: AnyObject>(
         heldBy holder: Holder, on keyPath: ReferenceWritableKeyPath<Holder, Set<AnyCancellable>>,
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Publishers.Fuse<Self> {
-        let core = FuseCore()
-        let token = AnyCancellable { [weak core] in core?.blow() }
-        holder[keyPath: keyPath].insert(token)
-        let anchor = FuseAnchor(core: core) { [weak holder, weak token] in
-            guard let holder, let token else { return }
-            holder[keyPath: keyPath].remove(token)
+        let retired = FuseTokens.retired(in: holder[keyPath: keyPath])
+        if !retired.isEmpty {
+            holder[keyPath: keyPath] = holder[keyPath: keyPath].filter {
+                !retired.contains(ObjectIdentifier($0))
+            }
         }
-        return Publishers.Fuse(upstream: self, anchor: anchor, site: CallSite(fileID: fileID, line: line))
+        let core = FuseCore()
+        holder[keyPath: keyPath].insert(FuseTokens.make(for: core))
+        return Publishers.Fuse(upstream: self, core: core, site: CallSite(fileID: fileID, line: line))
     }
 
     /// Cuts every subscription through the returned publisher when `holder` deallocates, keeping
     /// the fuse's token in one `AnyCancellable?` slot of the holder.
     ///
-    /// The token takes the slot: what was there is released (and so cancelled). Otherwise as
+    /// The token takes the slot: what was there is released (and so cancelled); a token whose fuse
+    /// nobody uses any more stays there, doing nothing, until the next. Otherwise as
     /// ``fuse(heldBy:on:fileID:line:)-(_,ReferenceWritableKeyPath<Holder,Set<AnyCancellable>>,_,_)``.
     ///
     /// ```swift
@@ -107,14 +111,9 @@ extension Publisher {
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> Publishers.Fuse<Self> {
         let core = FuseCore()
-        let token = AnyCancellable { [weak core] in core?.blow() }
         let replaced = holder[keyPath: keyPath]
-        holder[keyPath: keyPath] = token
+        holder[keyPath: keyPath] = AnyCancellable { [weak core] in core?.blow() }
         replaced?.cancel()
-        let anchor = FuseAnchor(core: core) { [weak holder, weak token] in
-            guard let holder, let token, holder[keyPath: keyPath] === token else { return }
-            holder[keyPath: keyPath] = nil
-        }
-        return Publishers.Fuse(upstream: self, anchor: anchor, site: CallSite(fileID: fileID, line: line))
+        return Publishers.Fuse(upstream: self, core: core, site: CallSite(fileID: fileID, line: line))
     }
 }
