@@ -3,9 +3,11 @@ extension Publisher where Failure == Never {
     ///
     /// The subscription is a `subscription` entry owned by the lifetime's owner, made at this
     /// call site, counting each value it delivers; it ends when the publisher finishes or the
-    /// lifetime cancels it. No value reaches `receiveValue` after the lifetime's end has returned
-    /// — not even one a publisher sends while being subscribed — and nothing is subscribed if the
-    /// lifetime has already ended.
+    /// lifetime cancels it. Once the lifetime's end has returned, no value reaches `receiveValue`
+    /// — not even one a publisher sends while being subscribed — save one whose delivery had
+    /// already begun on another thread, which finishes its call (so a closure that may run on
+    /// another thread than the owner's end captures the owner `weak`, not `unowned`). Nothing is
+    /// subscribed if the lifetime has already ended.
     ///
     /// ```swift
     /// center.tetherPublisher(for: .orientationDidChange)
