@@ -123,7 +123,12 @@ final class LiveDataStorage<T>: Sendable {
 
     var value: T? { state.withLock { $0.value } }
 
-    var observerCount: Int { state.withLock { $0.slots.count { $0.observer != nil } } }
+    var observerCount: Int {
+        // Each observer is loaded under the lock and released after it (see `remove(observer:)`).
+        var alive: [AnyObject] = []
+        state.withLock { alive = $0.slots.compactMap(\.observer) }
+        return alive.count
+    }
 
     // MARK: - Publishing
 
@@ -257,10 +262,16 @@ final class LiveDataStorage<T>: Sendable {
 
     /// Removes every registration of `observer`, and those whose observer is gone.
     func remove(observer: AnyObject) {
+        // Loading a weak observer holds it: kept past the lock, so that the release that would be
+        // its last, if another thread let it go meanwhile, runs its deinit after unlocking (that
+        // deinit may end a bag whose registrations come back here).
+        var loaded: [AnyObject?] = []
         let removed = state.withLock { state in
-            state.remove(state.slots.filter { $0.observer == nil || $0.observer === observer })
+            loaded = state.slots.map(\.observer)
+            return state.remove(zip(state.slots, loaded).filter { $1 == nil || $1 === observer }.map(\.0))
         }
         finish(removed, .removed)
+        withExtendedLifetime(loaded) {}
     }
 
     private func detach(key: UInt64, _ departure: Departure) {
