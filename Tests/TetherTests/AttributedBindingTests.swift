@@ -61,6 +61,24 @@ import Testing
         #expect(fixture.ledger.snapshot().events.filter { $0.kind == .zombie }.isEmpty)
     }
 
+    /// Once a bound task's operation has returned, its binding names no task, not even one with
+    /// its identity: a task made later may take the freed task's address, and would otherwise
+    /// count the dead task's deliveries (and its owner's zombies) through a binding it inherited.
+    @Test func aBindingWhoseOperationReturnedNamesNoTask() async {
+        let fixture = LedgerFixture()
+        let owner = fixture.run { Model() }
+        let entry = fixture.ledger.open(.task, owner: owner.bag.ownerRecord, site: CallSite(), bound: true)
+        await Task {
+            let binding = LedgerEntry.TaskBinding(entry!)
+            LedgerEntry.$bound.withValue(binding) {
+                #expect(LedgerEntry.current === entry)
+                binding.end()  // what the operation's return does; the task keeps its identity here
+                #expect(LedgerEntry.current == nil)
+            }
+        }.value
+        entry?.end()
+    }
+
     @Test func attributedObservationOutlivesItsOwnerAsALeakNamedByItsCallSite() throws {
         let fixture = LedgerFixture()
         let value = ObservedProperty(0)

@@ -62,13 +62,7 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
     func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
         let task = Task(priority: storage.priority) {
             if await self.slot.gate.pass(), !Task.isCancelled {
-                if let entry {
-                    await LedgerEntry.$bound.withValue(LedgerEntry.TaskBinding(entry)) {
-                        await self.receiveValue(self.value)
-                    }
-                } else {
-                    await self.receiveValue(self.value)
-                }
+                await LedgerEntry.binding(entry) { await self.receiveValue(self.value) }
             }
             storage.finished(id: id, entry: entry)
         }

@@ -32,9 +32,7 @@ extension Lifetime {
             // Not before the handle has the task, where the lifetime's end reaches it; cancelled
             // before it began (the lifetime ended meanwhile), the body does not start.
             if await handle.slot.gate.pass(), !Task.isCancelled {
-                await LedgerEntry.$bound.withValue(entry.map(LedgerEntry.TaskBinding.init)) {
-                    await operation()
-                }
+                await LedgerEntry.binding(entry) { await operation() }
             }
             entry?.end(.ended)
             // Finished tasks do not stay in the lifetime.

@@ -23,7 +23,7 @@ extension Task where Success == Void, Failure == Never {
         let entry = lifetime.ledger.open(
             .task, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
         return Task(priority: priority) {
-            await LedgerEntry.$bound.withValue(entry.map(LedgerEntry.TaskBinding.init)) { await operation() }
+            await LedgerEntry.binding(entry) { await operation() }
             entry?.end(.ended)
         }
     }

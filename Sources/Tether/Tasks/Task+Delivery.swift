@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Task where Success == Never, Failure == Never {
     /// Counts one value handed to the running task as a delivery on its ledger entry.
     ///
@@ -24,17 +26,29 @@ extension Task where Success == Never, Failure == Never {
 }
 
 extension LedgerEntry {
-    /// An entry bound to the task that runs for it (``LedgerEntry/bound``).
-    struct TaskBinding: Sendable {
+    /// An entry bound to the task that runs for it, for as long as its operation runs.
+    ///
+    /// A task started inside the operation inherits the binding (task-locals are copied) but is
+    /// another task: it is told apart by the running task's identity, its address. Once the
+    /// operation returns the binding names no task: the task is freed, and a task made later may
+    /// take its address.
+    final class TaskBinding: Sendable {
         let entry: LedgerEntry
         /// The running task's identity when it was bound.
         let task: Int?
+        private let ended = Atomic<Bool>(false)
 
         /// Binds `entry` to the running task.
         init(_ entry: LedgerEntry) {
             self.entry = entry
             task = TaskBinding.runningTask
         }
+
+        /// Whether the running task is the one bound, its operation still running.
+        var isRunningTask: Bool { !ended.load(ordering: .acquiring) && task == TaskBinding.runningTask }
+
+        /// The operation returned.
+        func end() { ended.store(true, ordering: .releasing) }
 
         static var runningTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
     }
@@ -43,12 +57,24 @@ extension LedgerEntry {
     /// `asyncSink` bodies bind theirs around their operation.
     @TaskLocal static var bound: TaskBinding?
 
+    /// Runs `operation` with `entry` bound to the running task (``current``); with no entry (the
+    /// ledger off) there is nothing to bind, and no task-local to push.
+    static func binding(
+        _ entry: LedgerEntry?, isolation: isolated (any Actor)? = #isolation,
+        around operation: () async -> Void
+    ) async {
+        guard let entry else { return await operation() }
+        let binding = TaskBinding(entry)
+        await $bound.withValue(binding) { await operation() }
+        binding.end()
+    }
+
     /// The ledger entry of the running task, if it has one (see `Task.countDelivery()`): Tether's
     /// async sequences count each element they hand the task on it. A task started inside such
-    /// a task inherits its binding (task-locals are copied) but is another task, with no entry:
-    /// its deliveries are not the entry's (nor its owner's zombies).
+    /// a task inherits its binding but is another task, with no entry: its deliveries are not the
+    /// entry's (nor its owner's zombies).
     static var current: LedgerEntry? {
-        guard let binding = bound, binding.task == TaskBinding.runningTask else { return nil }
+        guard let binding = bound, binding.isRunningTask else { return nil }
         return binding.entry
     }
 }
