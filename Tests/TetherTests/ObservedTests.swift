@@ -139,6 +139,22 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
         }
     }
 
+    /// A `.did` handler that clamps its property writes again within the write: the clamped
+    /// value crosses the binding, the write it replaced does not, and only what crossed counts
+    /// as the binding's delivery.
+    @Test func aBindingCountsOnlyTheWritesThatCrossed() {
+        withLedger { ledger in
+            let x = ObservedProperty(0)
+            let y = ObservedProperty(0)
+            #expect(x.bind(y))
+            x.observe(.did) { new, _ in if new > 3 { x.value = 3 } }
+            x.value = 5
+            #expect((x.value, y.value) == (3, 3))
+            let binding = ledger.snapshot().unowned.first { $0.kind == .binding }
+            #expect(binding?.deliveries == 1)
+        }
+    }
+
     @Test func bindingWritesBothWaysOnceWithoutEcho() {
         withLedger { ledger in
             let settings = Settings()

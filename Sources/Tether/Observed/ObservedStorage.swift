@@ -128,6 +128,8 @@ final class ObservedStorage<Value>: Sendable {
         let stored =
             handOver.map { store(newValue, handedOverBy: $0) } ?? state.withLock { $0.store(newValue) }
         guard let stored else { return }
+        // A hand-over is the binding's delivery once it crossed: stored on this side.
+        handOver?.binding.crossed()
         notify(stored.records, at: .did, newValue, stored.old)
         guard let binding = stored.binding, binding !== handOver?.binding else { return }
         pass(newValue, through: binding, write: stored.write)
@@ -164,7 +166,6 @@ final class ObservedStorage<Value>: Sendable {
     @usableFromInline
     func pass(_ newValue: Value, through binding: ObservedBinding<Value>, write: UInt64) {
         guard let partner = binding.partner(of: self) else { return }
-        binding.entry?.delivered()
         partner.write(newValue, handedOverBy: HandOver(binding: binding, source: self, write: write))
     }
 
