@@ -50,6 +50,13 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == AttachCommand.configuration.commandName {
     runAttach(parse(AttachCommand.self, Array(arguments.dropFirst()), program: "tether-lab attach"))
 }
+// After the lab's options, `attach` would reach swift-argument-parser as a subcommand it cannot
+// place ("internal error"): say where it goes instead.
+if arguments.dropFirst().contains(where: { $0 == AttachCommand.configuration.commandName }),
+    (try? LabCommand.parse(arguments)) == nil
+{
+    fail("attach comes first: tether-lab attach PATH")
+}
 let command = parse(LabCommand.self, arguments, program: "tether-lab")
 
 let scenarios = Scenarios.all

@@ -136,6 +136,11 @@ import Testing
         ),
         (["attach", "--bogus", "x"], "tether-lab attach: unknown option '--bogus' (see --help)"),
         (
+            ["--headless", "attach", "/tmp/x.sock"],
+            "tether-lab: attach comes first: tether-lab attach PATH (see --help)"
+        ),
+        (["--headless", "--keys", "\u{1B}[2J"], "tether-lab: unknown key name \"^[[2J\" (see --help)"),
+        (
             ["--headless", "--serve", ""],
             "tether-lab: --serve: an empty path: give the socket to serve the ledger on (see --help)"
         ),

@@ -27,9 +27,10 @@ public enum Terminal {
         return "\(program): \(which) is not a terminal; run with \(headlessFlag) to use it without one"
     }
 
-    /// Writes `line` and a newline to standard error (unbuffered).
+    /// Writes `line`, its control characters shown (``visible(_:)``), and a newline to standard
+    /// error (unbuffered).
     public static func printError(_ line: String) {
-        var bytes = Array((line + "\n").utf8)
+        var bytes = Array((visible(line) + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes {
@@ -38,6 +39,22 @@ public enum Terminal {
             if n <= 0 { break }
             offset += n
         }
+    }
+
+    /// `line` with its control characters shown, not obeyed: an error quoting what the user typed
+    /// (an escape sequence in a script) must not move the cursor or clear the screen. C0 controls
+    /// and DEL read in caret notation (`^[` for Esc), C1 controls as `\u{9B}`.
+    static func visible(_ line: String) -> String {
+        var shown = ""
+        for scalar in line.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: shown += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
+            case 0x7F: shown += "^?"
+            case 0x80..<0xA0: shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     /// The process environment as a dictionary.
