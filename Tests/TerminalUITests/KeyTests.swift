@@ -129,3 +129,39 @@ import Testing
         #expect(scalars([[0xED, 0xA0, 0x80, 0x43]]) == "C", "a surrogate")
     }
 }
+
+@Suite struct EscapeSequencesTests {
+    /// What reads of `bytes` give: `⎋` for the Esc key, the other bytes as text.
+    private func keys(_ reads: [String]) -> String {
+        var sequences = EscapeSequences()
+        var keys = ""
+        for read in reads {
+            for byte in read.utf8 {
+                let outcome = sequences.push(byte)
+                if outcome.escape { keys += "⎋" }
+                if outcome.passes { keys.unicodeScalars.append(Unicode.Scalar(byte)) }
+            }
+            if sequences.flush() { keys += "⎋" }
+        }
+        return keys
+    }
+
+    @Test func anUnknownSequenceIsDroppedWhole() {
+        #expect(keys(["\u{1B}[1;5C"]) == "", "Ctrl-→ where the terminfo entry lacks it")
+        #expect(keys(["a\u{1B}[200~b"]) == "ab", "a sequence between two keys")
+        #expect(keys(["\u{1B}OP1"]) == "1", "an SS3 sequence, then a key")
+        #expect(keys(["\u{1B}[A\u{1B}[B"]) == "", "two in one read")
+    }
+
+    @Test func anEscNotFollowedByASequenceIsTheEscKey() {
+        #expect(keys(["\u{1B}"]) == "⎋", "alone in its read")
+        #expect(keys(["\u{1B}", "1"]) == "⎋1", "a key in the next read")
+        #expect(keys(["\u{1B}q"]) == "⎋q", "a key typed right after it, in the same read")
+        #expect(keys(["\u{1B}\u{1B}"]) == "⎋⎋")
+        #expect(keys(["\u{1B}\u{1B}[A"]) == "⎋", "Esc, then a sequence")
+    }
+
+    @Test func aSequenceCutByTheEndOfARead() {
+        #expect(keys(["\u{1B}[", "A"]) == "A", "forgotten at the read's end; what follows is read")
+    }
+}

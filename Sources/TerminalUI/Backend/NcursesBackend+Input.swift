@@ -13,7 +13,8 @@ import Darwin
 extension NcursesBackend {
     /// Keys, mouse events and resizes read since the last call. Text is read a byte at a time
     /// and assembled here (``UTF8Assembler``), so a character split between two reads arrives
-    /// whole and a stray byte costs nothing after it.
+    /// whole and a stray byte costs nothing after it; an escape sequence ncurses did not know is
+    /// dropped (``EscapeSequences``).
     public func readEvents() -> [Event] {
         NcursesBackend.assertOnMainThread()
         var events: [Event] = []
@@ -21,6 +22,8 @@ extension NcursesBackend {
             let code = cncurses_getch()
             guard code >= 0 else { break }  // ERR: nothing more to read
             if code > 0xFF {
+                // A key ncurses decoded itself: an Esc held back before it is the Esc key.
+                if sequences.flush() { events.append(.key(.escape)) }
                 if code == KEY_RESIZE {
                     needsUpdate = true
                     size = Size(width: Int(cncurses_cols()), height: Int(cncurses_lines()))
@@ -37,10 +40,15 @@ extension NcursesBackend {
                 } else if let key = NcursesBackend.key(forKeyCode: code) {
                     events.append(.key(key))
                 }
-            } else if let scalar = text.push(UInt8(code)), let key = Key.decode(scalar: scalar) {
-                events.append(.key(key))
+            } else {
+                let byte = sequences.push(UInt8(code))
+                if byte.escape { events.append(.key(.escape)) }
+                if byte.passes, let scalar = text.push(UInt8(code)), let key = Key.decode(scalar: scalar) {
+                    events.append(.key(key))
+                }
             }
         }
+        if sequences.flush() { events.append(.key(.escape)) }
         return events
     }
 

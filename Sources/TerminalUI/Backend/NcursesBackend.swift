@@ -70,6 +70,7 @@ public final class NcursesBackend: InteractiveBackend {
     var needsUpdate = true
     /// The text input's bytes, assembled into characters across reads.
     var text = UTF8Assembler()
+    var sequences = EscapeSequences()
     /// Where `setCursor` put the cursor (nil: hidden); drawing moves ncurses' cursor, so
     /// `flush()` puts it back before the update.
     private var cursor: Point?
