@@ -16,15 +16,20 @@ extension Publishers.Fuse {
             case cancelled
             /// The fuse blew: upstream is cancelled, the subscriber finished.
             case blown
+
+            /// Whether upstream ended it: then upstream is not cancelled, and the entry ended, not
+            /// cancelled.
+            var byUpstream: Bool {
+                if case .completed = self { true } else { false }
+            }
         }
 
         /// What ending leaves to do once unlocked.
         struct Settlement {
-            /// Upstream's subscription, released with the settlement (its `deinit` may end this
-            /// subscription's holder, and so blow the fuse); nil when it never subscribed.
+            /// Upstream's subscription, to cancel unless it completed; released with the settlement
+            /// (its `deinit` may end the fuse's holder, and so blow the fuse); nil when it never
+            /// subscribed.
             let upstream: (any Subscription)?
-            /// Whether to cancel `upstream`: not when it completed.
-            let cancelsUpstream: Bool
             /// What to send the subscriber now, if anything.
             let completion: Subscribers.Completion<Failure>?
             /// The relay to the subscriber, released with the settlement (the subscriber with it,
@@ -87,12 +92,9 @@ extension Publishers.Fuse {
         /// Ends the subscription, if it has not ended: the one way it ends.
         func end(_ ending: Ending) {
             guard let settlement = state.withLock({ settle(&$0, ending) }) else { return }
-            switch ending {
-            case .completed: settlement.relay.entry?.end(.ended)
-            case .cancelled, .blown: settlement.relay.entry?.end(.cancelled)
-            }
+            settlement.relay.entry?.end(ending.byUpstream ? .ended : .cancelled)
             settlement.core?.unregister(self)
-            if settlement.cancelsUpstream { settlement.upstream?.cancel() }
+            if !ending.byUpstream { settlement.upstream?.cancel() }
             if let completion = settlement.completion {
                 settlement.relay.downstream.receive(completion: completion)
             }
@@ -103,24 +105,21 @@ extension Publishers.Fuse {
         private func settle(_ state: inout State, _ ending: Ending) -> Settlement? {
             guard let relay = state.relay else { return nil }
             let completion: Subscribers.Completion<Failure>?
-            let cancelsUpstream: Bool
             switch ending {
             case .completed(let upstreamCompletion):
                 guard relay.gate.end(blown: false) != nil else { return nil }
-                (completion, cancelsUpstream) = (upstreamCompletion, false)
+                completion = upstreamCompletion
             case .cancelled:
                 guard relay.gate.end(blown: false) != nil else { return nil }
-                (completion, cancelsUpstream) = (nil, true)
+                completion = nil
             case .blown:
                 // Blown during a delivery, the subscriber is finished by the last to leave.
                 guard let finishesNow = relay.gate.end(blown: true) else { return nil }
-                (completion, cancelsUpstream) = (finishesNow ? .finished : nil, true)
+                completion = finishesNow ? .finished : nil
             }
             defer { state = State() }
             return Settlement(
-                upstream: state.upstream, cancelsUpstream: cancelsUpstream, completion: completion,
-                relay: relay,
-                core: state.core)
+                upstream: state.upstream, completion: completion, relay: relay, core: state.core)
         }
     }
 
