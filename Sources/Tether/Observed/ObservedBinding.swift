@@ -14,14 +14,14 @@ final class ObservedBinding<Value>: Sendable {
         self.entry = entry
     }
 
-    /// The side that is not `side`, if it is still alive. Works from `side`'s deinit too, where
-    /// the weak reference to `side` already reads nil.
     /// Counts a write that crossed the binding (stored on the far side) as its delivery.
     @usableFromInline
     func crossed() {
         entry?.delivered()
     }
 
+    /// The side that is not `side`, if it is still alive. Works from `side`'s deinit too, where
+    /// the weak reference to `side` already reads nil.
     func partner(of side: ObservedStorage<Value>) -> ObservedStorage<Value>? {
         if let first, first !== side { return first }
         if let second, second !== side { return second }
