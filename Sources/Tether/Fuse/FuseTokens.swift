@@ -34,9 +34,9 @@ enum FuseTokens {
     /// The identities of the tokens in `tokens` whose fuse nobody uses any more.
     static func retired(in tokens: Set<AnyCancellable>) -> Set<ObjectIdentifier> {
         let identities = tokens.map(ObjectIdentifier.init)
-        return entries.withLock { entries in
-            Set(identities.filter { entries[$0].map { $0.core == nil } ?? false })
-        }
+        // Copied out and read after the lock: reading a weak reference holds what it reads.
+        let listed = entries.withLock { entries in identities.map { entries[$0] } }
+        return Set(zip(identities, listed).filter { $1 != nil && $1?.core == nil }.map(\.0))
     }
 
     private static func forget(_ identity: ObjectIdentifier) {
