@@ -24,7 +24,7 @@ struct EscapeSequences {
 
     /// What a byte read stands for: the Esc key (an Esc held back until the next byte told what
     /// it began), then the byte itself, unless it belongs to a sequence.
-    struct Outcome: Equatable {
+    struct Outcome {
         var escape = false
         var passes = false
     }
