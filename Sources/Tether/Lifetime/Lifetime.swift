@@ -26,25 +26,25 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Thread-safe: all mutable state is in `state`, behind its `Mutex`. ``DisposeBag`` is the name
+/// Thread-safe: all mutable state is in `state`, behind its lock. ``DisposeBag`` is the name
 /// for a lifetime an owner keeps as a stored property.
 public final class Lifetime: Sendable {
     /// What a lifetime runs when it ends.
-    enum Action: Sendable {
+    enum Action {
         case call(@Sendable () -> Void)
-        /// An `AnyCancellable` handed over (not Sendable under OpenCombine, hence the box): taken
-        /// out once, cancelled after unlocking.
-        case cancellable(LockedBox<AnyCancellable?>)
+        /// An `AnyCancellable` handed over: taken out of the state with its item, once, and
+        /// cancelled after unlocking.
+        case cancellable(AnyCancellable)
 
         func run() {
             switch self {
             case .call(let action): action()
-            case .cancellable(let box): box.withLock { $0.take() }?.cancel()
+            case .cancellable(let cancellable): cancellable.cancel()
             }
         }
     }
 
-    private struct Item: Sendable {
+    private struct Item {
         let token: UInt64
         let action: Action
         let entry: LedgerEntry?
@@ -102,7 +102,7 @@ public final class Lifetime: Sendable {
     /// Held weakly, as the parent holds its children: a child kept elsewhere must not keep its
     /// parent from deinitializing — and so from ending — when the parent's owner goes.
     private weak let parent: Lifetime?
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
@@ -198,7 +198,7 @@ public final class Lifetime: Sendable {
         -> Token
     {
         bind(
-            .cancellable(LockedBox(cancellable)), kind: .subscription,
+            .cancellable(cancellable), kind: .subscription,
             site: CallSite(fileID: fileID, line: line)) ?? .ended
     }
 
