@@ -132,7 +132,12 @@ public final class Ledger: Sendable {
     /// Tells change handlers, at most once until the next snapshot.
     func changed() {
         guard listenerCount.load(ordering: .relaxed) > 0 else { return }
-        guard !changePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Loaded first: while a change is pending, as it is between a busy ledger's snapshots,
+        // a change costs a load, not an exchange. The lock this change was made under orders
+        // the load after any snapshot's clearing that read the ledger before it.
+        guard !changePending.load(ordering: .relaxed),
+            !changePending.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
         let handlers = state.withLock { Array($0.changeHandlers.values) }
         for handler in handlers { handler() }
     }
