@@ -53,13 +53,13 @@ final class LedgerEntry: Sendable {
     /// tasks, `Task.countDelivery()`) and that check nothing before their call.
     @inline(__always)
     func delivered() {
-        if counted() { ledger.recordZombie(self) }
+        if counted() { recordZombie() }
     }
 
     /// As ``delivered()``, for an entry whose deliveries never overlap.
     @inlinable @inline(__always)
     func deliveredSerially() {
-        if countedSerially() { ledger.recordZombie(self) }
+        if countedSerially() { recordZombie() }
     }
 
     /// Counts one value about to be delivered; true when it is a zombie delivery (its owner has
