@@ -5,9 +5,10 @@ The clock's ratios move with the CPU; instructions do not. Compare this table wi
 Benchmarks/README.md to tell a change in the code from a change of machine: a pair whose Tether
 side gained instructions changed in the code.
 
-Beside the instructions it counts the calls to the runtime's retains and releases: each is an
-atomic read-modify-write, which on some CPUs costs twenty plain instructions (Benchmarks/README.md,
-"Zen 5"), so a pair can gain time there without gaining many instructions.
+Beside the instructions it counts the calls to the runtime's retains and releases: each, unless
+its reference is nil (then it returns at once), is an atomic read-modify-write, which on some CPUs
+costs twenty plain instructions (Benchmarks/README.md, "A second CPU"), so a pair can gain time
+there without gaining many instructions.
 
 Each figure is (run of 2N − run of N) / N of `tether-bench-profile CASE MODE N`, so start-up and
 set-up cancel out. It runs a `strip -g` copy of the binary (debug info changes nothing callgrind
