@@ -93,6 +93,10 @@ bench: deps
 	  Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300 && \
 	  Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300; } \
 	  | python3 Benchmarks/ratios.py --in-turns
+	@printf '\nMeasured on %s, %s CPUs: ' "$$(if command -v lscpu >/dev/null; then \
+	    lscpu | sed -n 's/^Model name: *//p; s/^CPU family: */family /p; s/^Model: */model /p' | paste -sd ' '; \
+	  else sysctl -n machdep.cpu.brand_string; fi)" "$$(getconf _NPROCESSORS_ONLN)"
+	@Benchmarks/.build/release/tether-bench-profile machine
 
 # Instructions per operation (valgrind's callgrind) of every Tether pair of `make bench`: they
 # move with the code, not the CPU; compare with Benchmarks/README.md.

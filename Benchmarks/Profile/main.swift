@@ -11,6 +11,7 @@
 //     tether-bench-profile interleaved-observers ledger-on|ledger-off [rounds]   (its LiveData and @Observed pairs)
 //     tether-bench-profile interleaved-lifetimes ledger-on|ledger-off [rounds]   (bind and end; served, reported)
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
+//     tether-bench-profile machine   (what an atomic add and a clock read cost on this CPU)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
 
@@ -25,6 +26,10 @@ import Glibc
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.count == 2 && arguments[1] == "machine" {
+    describeMachine()
+    exit(0)
+}
 guard arguments.count >= 3 else {
     print(
         "usage: tether-bench-profile bind-and-end|livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]"
