@@ -1,14 +1,11 @@
 import Synchronization
 import Tether
 
-/// Prints what this CPU charges for the two things most of Tether's extra time is made of: an
-/// atomic read-modify-write (every retain, release and gate of a delivery is one) and a read of
-/// the ledger's clock (three per bind and end). `make bench` prints it before its report, so that
-/// a reader can tell a change of CPU from a change in the code: the same code reads different
-/// ratios on CPUs whose atomics cost 2.3 ns and 4.8 ns (Benchmarks/README.md, "Runs 15 and 16").
-///
-/// Each figure is the fastest of five timed loops, as the suites judge p0: a loop that a slow
-/// spell of the machine lands on only reads slower.
+/// Prints what this CPU charges for an atomic read-modify-write (each retain, release and fuse
+/// gate is one) and for a read of the ledger's clock (three per bind and end). `make bench`
+/// prints it after its report: the same code reads different ratios on CPUs whose atomics cost
+/// 2.3 ns and 4.8 ns (Benchmarks/README.md, "Runs 15 and 16"). Each figure is the fastest of five
+/// loops, as the suites judge p0.
 func describeMachine() {
     let counter = Atomic<Int>(0)
     let adds = 20_000_000
