@@ -32,7 +32,7 @@ if arguments.count == 2 && arguments[1] == "machine" {
 }
 guard arguments.count >= 3 else {
     print(
-        "usage: tether-bench-profile bind-and-end|livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit|frame MODE [count]"
+        "usage: tether-bench-profile bind-and-end|livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit|frame MODE [count], or tether-bench-profile machine"
     )
     exit(2)
 }
