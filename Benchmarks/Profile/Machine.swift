@@ -9,34 +9,27 @@ import Tether
 func describeMachine() {
     let counter = Atomic<Int>(0)
     let adds = 20_000_000
-    let atomic = fastest(of: 5, operations: adds) {
-        for _ in 0..<adds { counter.wrappingAdd(1, ordering: .relaxed) }
+    let atomic = fastest {
+        secondsPerOperation(adds) {
+            for _ in 0..<adds { counter.wrappingAdd(1, ordering: .relaxed) }
+        }
     }
 
     let clock = SystemClock()
     let reads = 2_000_000
     // Each read calls `clock_gettime`, which the optimizer cannot drop.
-    let clockRead = fastest(of: 5, operations: reads) {
-        for _ in 0..<reads { _ = clock.now }
-    }
+    let clockRead = fastest { secondsPerOperation(reads) { for _ in 0..<reads { _ = clock.now } } }
 
     print(
         "an atomic add (relaxed, uncontended) \(nanoseconds(atomic)); "
             + "a read of the ledger's clock (SystemClock.now) \(nanoseconds(clockRead))")
 }
 
-/// The fastest of `runs` timings of `body`, per operation, in nanoseconds.
-private func fastest(of runs: Int, operations: Int, _ body: () -> Void) -> Double {
-    let clock = ContinuousClock()
-    var best = Double.infinity
-    for _ in 0..<runs {
-        let elapsed = clock.measure(body)
-        let (seconds, attoseconds) = elapsed.components
-        best = min(best, (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(operations))
-    }
-    return best
+/// The fastest of five timings.
+private func fastest(_ timing: () -> Double) -> Double {
+    (0..<5).map { _ in timing() }.min()!
 }
 
-private func nanoseconds(_ value: Double) -> String {
-    "\((value * 10).rounded() / 10) ns"
+private func nanoseconds(_ seconds: Double) -> String {
+    "\((seconds * 1e10).rounded() / 10) ns"
 }

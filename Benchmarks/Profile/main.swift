@@ -178,6 +178,12 @@ final class Tally: Sendable {
     var value: Int { total.load(ordering: .relaxed) }
 }
 
+/// The wall-clock time `body` takes, in seconds, divided by the `operations` it does.
+func secondsPerOperation(_ operations: Int, _ body: () -> Void) -> Double {
+    let (seconds, attoseconds) = ContinuousClock().measure(body).components
+    return (Double(seconds) + Double(attoseconds) * 1e-18) / Double(operations)
+}
+
 /// Wall-clock comparisons made in turns within one process: each round runs every variant once,
 /// the order rotating from round to round. package-benchmark measures each benchmark in a process
 /// of its own, and on this machine a whole process can land in a slow spell (the raw sink to 100
@@ -190,12 +196,10 @@ func interleaved(
     _ title: String, rounds: Int, operations: Int, _ variants: [(name: String, run: () -> Void)]
 ) {
     var perOperation = [[Double]](repeating: [], count: variants.count)
-    let clock = ContinuousClock()
     for round in 0..<rounds {
         for turn in variants.indices {
             let index = (round + turn) % variants.count
-            let (seconds, attoseconds) = clock.measure(variants[index].run).components
-            perOperation[index].append((Double(seconds) + Double(attoseconds) * 1e-18) / Double(operations))
+            perOperation[index].append(secondsPerOperation(operations, variants[index].run))
         }
     }
     func quantile(_ values: [Double], _ q: Double) -> Double {
