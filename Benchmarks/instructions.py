@@ -6,9 +6,9 @@ Benchmarks/README.md to tell a change in the code from a change of machine: a pa
 side gained instructions changed in the code.
 
 Beside the instructions it counts the calls to the runtime's retains and releases: each, unless
-its reference is nil (then it returns at once), is an atomic read-modify-write, which on some CPUs
-costs twenty plain instructions (Benchmarks/README.md, "A second CPU"), so a pair can gain time
-there without gaining many instructions.
+its reference is nil (then it returns at once), is an atomic read-modify-write: 2.3 ns on one
+CPU, 4.8 ns (twenty plain adds) on another (Benchmarks/README.md, "Runs 15 and 16"; `make bench`
+prints what it costs on yours), so a pair can gain time there without gaining many instructions.
 
 Each figure is (run of 2N − run of N) / N of `tether-bench-profile CASE MODE N`, so start-up and
 set-up cancel out. It runs a `strip -g` copy of the binary (debug info changes nothing callgrind
