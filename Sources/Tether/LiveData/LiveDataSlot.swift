@@ -66,12 +66,18 @@ final class LiveDataSlot<T> {
     /// version `version` of the value, unless it is inactive, removed, already has it, its
     /// observer is gone or its lifecycle is below started. Always inlined: it is the dispatch
     /// loop's body (Benchmarks/README.md, "A second CPU").
+    ///
+    /// The status is read after the observer and the lifecycle are checked: releasing what those
+    /// checks loaded may be the last release, and run here the deinit that removes this
+    /// registration (the observer's bag, or the lifecycle's lifetime, ending).
     @inlinable @inline(__always)
     func deliver(_ value: T, version: UInt64) -> Outcome {
-        let status = status.load(ordering: .relaxed)
-        if checksObserver && observer == nil { return status == .removed ? .skipped : .dead }
+        if checksObserver && observer == nil {
+            return status.load(ordering: .relaxed) == .removed ? .skipped : .dead
+        }
         if isActiveNow != nil && !isStarted() { return .skipped }
-        guard status == .active, delivered.load(ordering: .relaxed) < version else { return .skipped }
+        guard status.load(ordering: .relaxed) == .active, delivered.load(ordering: .relaxed) < version
+        else { return .skipped }
         delivered.store(version, ordering: .relaxed)
         // A zombie is recorded after the call: a change handler it tells may remove this
         // registration, which must not be called after that.
