@@ -108,6 +108,25 @@ final class Screen: LifecycleOwner, Sendable {
         }
     }
 
+    /// Something else holds the lifecycle (a coordinator, a task repeating on it): its lifetime
+    /// outlives the owner, and the first publish after the owner is gone removes the registration.
+    @Test func removedWhenTheOwnerDiesThoughItsLifecycleIsHeldElsewhere() {
+        withLedger { ledger in
+            let live = LiveData(0)
+            let seen = Recorder<Int>()
+            var screen: Screen? = Screen()
+            let lifecycle = screen!.lifecycle
+            lifecycle.move(to: .resumed)
+            live.observe(screen!) { seen.record($0) }
+            screen = nil
+            live.publish(value: 1)
+            #expect(seen.events == [0])
+            #expect(live.observerCount == 0)
+            #expect(ledger.counters.observers == 0)
+            withExtendedLifetime(lifecycle) {}
+        }
+    }
+
     @Test func ignoredWhenTheOwnerIsAlreadyDestroyed() {
         withLedger { ledger in
             let live = LiveData(0)

@@ -18,7 +18,8 @@ extension LiveData {
     /// ```
     ///
     /// Lifetime: removed when the lifecycle reaches `destroyed`, when its lifetime ends (the owner
-    /// deinitializes), or by ``remove(observer:)`` with `owner`. Nothing is registered when the
+    /// deinitializes), by the first publish after the owner is gone (should something else still
+    /// hold the lifecycle), or by ``remove(observer:)`` with `owner`. Nothing is registered when the
     /// lifecycle is already destroyed. The entry is an `observer` owned by the lifecycle lifetime's
     /// owner. Thread-safe; `handler` runs on the publishing thread, or on the thread that moved the
     /// lifecycle for the delivery made on activation.

@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// A delivery reads `status` and the `delivered` version, and loads the weak `observer` only when
 /// the observer does not track the registration's lifetime: one that does holds the lifetime, so
-/// the lifetime's end — which removes the registration — says the observer is gone.
+/// the lifetime's end — which removes the registration — says the observer is gone. (Not so for a
+/// lifecycle's lifetime, which whoever holds the lifecycle holds too: those registrations check.)
 ///
 /// Not `Sendable` (it holds any observer, weakly): slots are shared only through their storage's
 /// lock box. What a dispatch reads outside the lock is immutable, a weak reference or an atomic;
@@ -33,7 +34,8 @@ final class LiveDataSlot<T> {
     let key: UInt64
     @usableFromInline let completion: @Sendable (T) -> Void
     @usableFromInline weak let observer: AnyObject?
-    /// Whether a delivery checks `observer`: false when the observer tracks the lifetime.
+    /// Whether a delivery checks `observer`: false when the observer tracks the lifetime (and is
+    /// not bound through a lifecycle).
     @usableFromInline let checksObserver: Bool
     /// Written under the storage's lock; read by the dispatch outside it.
     @usableFromInline let status: Atomic<Status>

@@ -203,7 +203,10 @@ final class LiveDataStorage<T>: Sendable {
         observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
         isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
-        let checksObserver = !lifetime.isTracked(by: observer)
+        // An observer that tracks the lifetime holds it, so the lifetime's end says it is gone;
+        // but a lifecycle is held by whoever observes it too (a task repeating on it), and its
+        // lifetime may outlive its owner: a lifecycle-bound registration checks its owner.
+        let checksObserver = isActiveNow != nil || !lifetime.isTracked(by: observer)
         // Listed inactive: no dispatch calls it before it is bound to its lifetime.
         let slot = state.withLock { state in
             let slot = Slot(
