@@ -34,6 +34,32 @@ import Testing
         }
     }
 
+    /// A bag kept after the object that tracked it is gone: no object made later takes that
+    /// object's address, which would pass it for the tracker (a `LiveData` observer that tracks
+    /// its bag is never checked for liveness: it holds the bag).
+    @Test func aGoneTrackersAddressIsNotReusedWhileItsLifetimeLives() {
+        final class Plain {}
+        withLedger { _ in
+            let bag = DisposeBag()
+            var tracker: Plain? = Plain()
+            let identity = ObjectIdentifier(tracker!)
+            bag.track(tracker!)
+            tracker = nil
+            // The allocator hands a freed block of this size out again at once.
+            let reused = (0..<10_000).contains { _ in ObjectIdentifier(Plain()) == identity }
+            #expect(!reused)
+
+            let live = LiveData(0)
+            let seen = Recorder<Int>()
+            var observer: Plain? = Plain()
+            live.add(observer: observer!, disposeBag: bag) { seen.record($0) }
+            observer = nil
+            live.publish(value: 1)
+            #expect(seen.events == [0], "the observer is gone: never called again")
+            #expect(live.observerCount == 0)
+        }
+    }
+
     @Test func endingTwiceRunsEverythingOnce() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))

@@ -29,21 +29,6 @@ import Synchronization
 /// Thread-safe: all mutable state is in `state`, behind its lock. ``DisposeBag`` is the name
 /// for a lifetime an owner keeps as a stored property.
 public final class Lifetime: Sendable {
-    /// What a lifetime runs when it ends.
-    enum Action {
-        case call(@Sendable () -> Void)
-        /// An `AnyCancellable` handed over: taken out of the state with its item, once, and
-        /// cancelled after unlocking.
-        case cancellable(AnyCancellable)
-
-        func run() {
-            switch self {
-            case .call(let action): action()
-            case .cancellable(let cancellable): cancellable.cancel()
-            }
-        }
-    }
-
     private struct Item {
         let token: UInt64
         let action: Action
@@ -61,6 +46,9 @@ public final class Lifetime: Sendable {
         var ownerLink: OwnerLink?
         /// The object that tracks this lifetime, recorded with the ledger on or off.
         var tracker: ObjectIdentifier?
+        /// The same object, unowned: its memory is kept while this lifetime lives, so no later
+        /// object takes its address and passes for it in `isTracked(by:)`.
+        unowned var trackerMemory: AnyObject?
         /// Whether a child lifetime was ever adopted: its end is among the actions.
         var hasChildren = false
         /// The parent's action that ends this lifetime: taken out of the parent at this end, so a
@@ -130,6 +118,7 @@ public final class Lifetime: Sendable {
         let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
             guard state.tracker == nil else { return (false, state.ended) }
             state.tracker = tracker
+            state.trackerMemory = owner
             state.owner = record
             if let record { state.ownerLink?.set(record) }
             return (true, state.ended)
