@@ -91,6 +91,10 @@ public final class Lifetime: Sendable {
     /// parent from deinitializing — and so from ending — when the parent's owner goes.
     private weak let parent: Lifetime?
     private let state = LockedBox(State())
+    /// Names this lifetime in its tokens, once in the process: a token of a lifetime that is gone
+    /// takes nothing out of one made later at its address.
+    private let serial = Lifetime.serials.wrappingAdd(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
 
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
@@ -197,7 +201,7 @@ public final class Lifetime: Sendable {
     /// lifetime gave the token.
     @discardableResult
     public func remove(_ token: Token) -> Bool {
-        guard token.lifetime == ObjectIdentifier(self) else { return false }
+        guard token.lifetime == serial else { return false }
         let item = state.withLock { state -> Item? in
             state.remove(token: token.value)
         }
@@ -275,7 +279,7 @@ public final class Lifetime: Sendable {
             entry?.end(.cancelled)
             return nil
         }
-        return Token(value: token, lifetime: ObjectIdentifier(self))
+        return Token(value: token, lifetime: serial)
     }
 
     /// Makes `child` end with this lifetime, and tells it the action that ends it, for it to
