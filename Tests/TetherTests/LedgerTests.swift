@@ -181,6 +181,43 @@ private final class ChildModel {
         #expect(snapshot.counters.leaks == 1)
     }
 
+    /// A child disposed of just before its parent is judged first, while the parent still awaits
+    /// its verdict: the parent leaks, and its report covers the child.
+    @Test func aChildEndedJustBeforeItsLeakingParentIsCovered() {
+        let fixture = LedgerFixture()
+        let heard = Recorder<String>()
+        let watch = fixture.ledger.onLeak { heard.record($0.owner.description) }
+        let screen = fixture.run { ParentModel() }
+        screen.child.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(100))
+        screen.bag.dispose()
+        fixture.passGracePeriod()
+        #expect(heard.events == ["ParentModel#1"])
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.map(\.owner.description) == ["ParentModel#1"])
+        #expect(snapshot.leaks.first?.covered.map(\.description) == ["ChildModel#1"])
+        #expect(snapshot.counters.leaks == 1)
+        watch.cancel()
+    }
+
+    /// The same child, but its parent goes before its own verdict: nothing covers the child any
+    /// more, and it is reported on its own then.
+    @Test func aChildCoveredByAParentThatThenGoesIsReportedOnItsOwn() {
+        let fixture = LedgerFixture()
+        var screen: ParentModel? = fixture.run { ParentModel() }
+        let child = screen!.child
+        child.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(100))
+        screen!.bag.dispose()
+        fixture.clock.advance(by: .milliseconds(200))  // the child's verdict: covered
+        #expect(fixture.ledger.snapshot().leaks.isEmpty)
+        screen = nil  // the parent goes before its verdict
+        let snapshot = fixture.ledger.snapshot()
+        #expect(snapshot.leaks.map(\.owner.description) == ["ChildModel#1"])
+        #expect(snapshot.counters.leaks == 1)
+        withExtendedLifetime(child) {}
+    }
+
     /// A bag between two owners that no owner tracks: the owner above it still covers the one
     /// below.
     @Test func anOwnerBelowAnUntrackedBagIsCoveredByTheOwnerAbove() {

@@ -85,6 +85,17 @@ import Testing
         #expect(state.leaks && !state.isReportedLeak && state.isEnding && !state.awaitsVerdict)
     }
 
+    /// What an owner below it checks: it covers from its end (its verdict may yet find it
+    /// leaking) for as long as it leaks, and not once it has settled.
+    @Test func anOwnerCoversFromItsEndUntilItSettles() {
+        #expect(!OwnerState().covers)
+        #expect(run([.ended]).state.covers)
+        #expect(run([.ended, .judged(coveredBy: nil)]).state.covers)
+        #expect(run([.ended, .judged(coveredBy: 7)]).state.covers)
+        #expect(!run([.ended, .released]).state.covers)
+        #expect(!run([.ended, .judged(coveredBy: nil), .released]).state.covers)
+    }
+
     // MARK: leaked
 
     @Test func aLeakReleasedWithNothingAliveIsReleasedLate() {

@@ -9,8 +9,8 @@
 /// 4. Its lifetime deinitializes (the same call, `released`): the owner object is gone. With
 ///    nothing of it alive, it settles (a leak among them: *released late*).
 /// 5. The verdict (``LedgerState/judgeDueOwners(now:atMost:)``): what is gone settles, what is not
-///    leaks — reported, or covered by the nearest ancestor that leaks, and reported once no
-///    ancestor covers it any more.
+///    leaks — reported, or covered by the nearest ancestor that leaks or awaits its own verdict,
+///    and reported once no ancestor covers it any more.
 extension LedgerState {
     /// Records a lifetime's end in one access to its owner's book: the owner's end (when
     /// `ownerEnded`), the entries it cancelled, in order, and — when the lifetime deinitialized —
@@ -114,7 +114,7 @@ extension LedgerState {
 
     /// Drops a settled owner (a verdict queued for it is skipped when it comes up; the last one
     /// queued, an owner released as it ended, is dropped now), and moves on the owners its leak
-    /// covered: each is now covered by the next ancestor that leaks, or is a leak of its own.
+    /// covered: each is now covered by the next ancestor that covers, or is a leak of its own.
     private mutating func forget(ownerAt index: [UInt64: OwnerBook].Index, at now: Duration) {
         let key = owners.remove(at: index).key
         if pending.last?.owner == key { pending.removeLast() }
@@ -123,7 +123,7 @@ extension LedgerState {
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
             else { continue }
-            apply(.uncovered(coveredBy: leakingAncestor(of: record)), to: child, at: now)
+            apply(.uncovered(coveredBy: coveringAncestor(of: record)), to: child, at: now)
         }
     }
 }

@@ -172,7 +172,7 @@ struct LedgerState {
         while judged < limit, let first = pending.first, first.deadline <= now {
             pending.removeFirst()
             guard let record = owners[first.owner]?.record else { continue }
-            apply(.judged(coveredBy: leakingAncestor(of: record)), to: first.owner, at: now)
+            apply(.judged(coveredBy: coveringAncestor(of: record)), to: first.owner, at: now)
             judged += 1
         }
         return judged
@@ -219,12 +219,13 @@ struct LedgerState {
             deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
     }
 
-    /// The nearest ancestor of `record` that leaks (reported or covered): its report covers
-    /// `record`'s.
-    func leakingAncestor(of record: OwnerRecord) -> UInt64? {
+    /// The nearest ancestor of `record` whose report covers `record`'s (``OwnerState/covers``): one
+    /// that leaks, or one that ended and awaits its verdict — a child ended just before its parent
+    /// is judged first, and must not be reported on its own if the parent leaks.
+    func coveringAncestor(of record: OwnerRecord) -> UInt64? {
         var parent = record.parent
         while let current = parent {
-            if owners[current.key]?.state.leaks == true { return current.key }
+            if owners[current.key]?.state.covers == true { return current.key }
             parent = current.parent
         }
         return nil

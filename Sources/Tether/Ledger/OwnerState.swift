@@ -8,8 +8,8 @@
 /// ```
 ///
 /// *Gone* means the owner object is released and none of its entries is alive. A leak is reported
-/// at its root: an owner judged while an ancestor leaks is *covered* by that ancestor's report,
-/// and becomes a leak of its own once no ancestor covers it any more.
+/// at its root: an owner judged while an ancestor leaks, or awaits its own verdict, is *covered*
+/// by that ancestor's report, and becomes a leak of its own once no ancestor covers it any more.
 ///
 /// Pure: ``on(_:)`` is the one transition function. ``LedgerState`` applies it under the ledger's
 /// lock (`LedgerState+Owners.swift`) and carries out the ``Effect`` it returns.
@@ -21,7 +21,8 @@ struct OwnerState: Equatable {
         case ending
         /// Judged and reported: it, or something it owned, outlived its end.
         case leaked
-        /// Judged leaking while the ancestor with this key leaks: that report covers it.
+        /// Judged leaking while the ancestor with this key leaks (or awaits its verdict): that
+        /// report covers it.
         case covered(by: UInt64)
         /// Nothing left to follow: the ledger forgets it.
         case settled
@@ -34,9 +35,9 @@ struct OwnerState: Equatable {
         case released
         case entryOpened
         case entryClosed
-        /// Its grace period passed; `coveredBy` is the nearest ancestor that leaks, if any.
+        /// Its grace period passed; `coveredBy` is the nearest ancestor that ``covers``, if any.
         case judged(coveredBy: UInt64?)
-        /// The ancestor that covered it settled; `coveredBy` is the next one that leaks, if any.
+        /// The ancestor that covered it settled; `coveredBy` is the next one that covers, if any.
         case uncovered(coveredBy: UInt64?)
     }
 
@@ -132,11 +133,16 @@ struct OwnerState: Equatable {
     /// Whether ``LedgerSnapshot/Counters/leaks`` counts it: a reported leak.
     var isReportedLeak: Bool { phase == .leaked }
 
-    /// Whether it leaks, reported or covered: what ancestors' checks look for.
+    /// Whether it leaks, reported or covered.
     var leaks: Bool {
         switch phase {
         case .leaked, .covered: true
         case .alive, .ending, .settled: false
         }
     }
+
+    /// Whether its report covers the leaks of owners below it: it leaks, or its verdict is still
+    /// to come. An ended owner still here at its verdict leaks (one that is gone has settled); one
+    /// that goes first settles, and uncovers them then.
+    var covers: Bool { leaks || awaitsVerdict }
 }
