@@ -429,6 +429,18 @@ private final class ChildModel {
         #expect(calls.events.count == 2)
     }
 
+    /// Two handlers, each cancelling the other when called: whichever is called first, the other
+    /// is not called after its cancel.
+    @Test func aHandlerCancelledByAnotherIsNotCalledAfterIt() {
+        let fixture = LedgerFixture()
+        let calls = Recorder<String>()
+        let (first, second) = (Slot<AnyCancellable>(), Slot<AnyCancellable>())
+        first.put(fixture.ledger.onChange { calls.record("first"); second.take()?.cancel() })
+        second.put(fixture.ledger.onChange { calls.record("second"); first.take()?.cancel() })
+        fixture.ledger.note("a")
+        #expect(calls.events.count == 1)
+    }
+
     /// A handler told of a change leaves without a snapshot (a metrics reporter that ended):
     /// one registered after it is still told of the next change.
     @Test func aHandlerRegisteredAfterAnotherWasToldIsToldTheNextChange() {

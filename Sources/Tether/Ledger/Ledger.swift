@@ -104,7 +104,7 @@ public final class Ledger: Sendable {
     ///
     /// The handler runs on the thread that made the change, after the ledger is unlocked; keep it
     /// short (schedule a redraw). The registration lasts until the returned token is cancelled or
-    /// released.
+    /// released: no call starts after that (one already running on another thread may finish).
     public func onChange(_ handler: @escaping @Sendable () -> Void) -> AnyCancellable {
         let key = state.withLock { $0.keep(handler, in: \.changeHandlers) }
         listenerCount.wrappingAdd(1, ordering: .relaxed)
@@ -138,7 +138,11 @@ public final class Ledger: Sendable {
         guard !changePending.load(ordering: .relaxed),
             !changePending.exchange(true, ordering: .acquiringAndReleasing)
         else { return }
-        let handlers = state.withLock { Array($0.changeHandlers.values) }
-        for handler in handlers { handler() }
+        let handlers = state.withLock { Array($0.changeHandlers) }
+        for (key, handler) in handlers {
+            // Not one that an earlier handler cancelled: a registration ends with its cancel.
+            guard state.withLock({ $0.changeHandlers[key] != nil }) else { continue }
+            handler()
+        }
     }
 }
