@@ -127,6 +127,27 @@ final class Screen: LifecycleOwner, Sendable {
         }
     }
 
+    /// A snapshot taken while the lifetime's end is under way (by an action it runs), after the
+    /// paused entry was ended and before the ledger closed it: it lists the entry as its counters
+    /// count it.
+    @Test func aSnapshotDuringTheEndListsThePausedEntryAsItCountsIt() throws {
+        try withLedger { ledger in
+            let live = LiveData(0)
+            let screen = Screen()
+            let taken = Slot<LedgerSnapshot>()
+            screen.lifecycle.lifetime.add { taken.put(ledger.snapshot()) }  // runs after the removal
+            screen.lifecycle.move(to: .created)
+            live.observe(screen) { _ in }
+            #expect(ledger.counters.paused == 1)
+            screen.lifecycle.lifetime.end()
+            let snapshot = try #require(taken.value)
+            let listed = snapshot.owners.flatMap(\.entries).filter { $0.state == .paused }
+            #expect(snapshot.counters.paused == 1)
+            #expect(listed.count == 1)
+            #expect(ledger.counters.paused == 0)
+        }
+    }
+
     @Test func ignoredWhenTheOwnerIsAlreadyDestroyed() {
         withLedger { ledger in
             let live = LiveData(0)

@@ -19,6 +19,8 @@ enum EndReason: Sendable {
 final class LedgerEntry: Sendable {
     private enum Status: UInt8, AtomicRepresentable {
         case active, paused, ended
+        /// Ended while paused: counted paused until the ledger closes it.
+        case endedPaused
     }
 
     // Words first, bytes last: the object stays small (Benchmarks/README.md, "The ledger's entry").
@@ -103,9 +105,10 @@ final class LedgerEntry: Sendable {
     /// had ended already, else whether it was paused.
     func markEnded() -> Bool? {
         var current = status.load(ordering: .relaxed)
-        while current != .ended {
+        while current != .ended && current != .endedPaused {
             let (exchanged, original) = status.compareExchange(
-                expected: current, desired: .ended, ordering: .acquiringAndReleasing)
+                expected: current, desired: current == .paused ? .endedPaused : .ended,
+                ordering: .acquiringAndReleasing)
             if exchanged { return current == .paused }
             current = original
         }
@@ -123,5 +126,10 @@ final class LedgerEntry: Sendable {
         }
     }
 
-    var isPaused: Bool { status.load(ordering: .acquiring) == .paused }
+    /// Whether the ledger counts it paused: paused, or ended while paused and not closed yet (a
+    /// snapshot taken meanwhile lists it as its counters count it).
+    var isPaused: Bool {
+        let current = status.load(ordering: .acquiring)
+        return current == .paused || current == .endedPaused
+    }
 }
