@@ -413,6 +413,15 @@ private final class ChildModel {
         #expect(ledger.snapshot().events.compactMap(\.message) == ["event 3", "event 4", "event 5"])
     }
 
+    @Test func anEventLogOfNoCapacityKeepsNothing() {
+        for capacity in [0, -1] {
+            let ledger = Ledger(clock: ManualClock(), eventCapacity: capacity)
+            ledger.note("a")
+            ledger.note("b")
+            #expect(ledger.snapshot().events.isEmpty)
+        }
+    }
+
     @Test func changeHandlerIsCalledOncePerSnapshot() {
         let fixture = LedgerFixture()
         let calls = Recorder<Int>()

@@ -4,13 +4,15 @@ struct EventLog {
     private var events: [LoggedEvent] = []
     private var oldest = 0
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    /// A log of `capacity` events; none when it is 0 or less.
+    init(capacity: Int) { self.capacity = max(0, capacity) }
 
     /// Adds an event, overwriting the oldest once `capacity` are kept.
     mutating func append(
         time: Duration, kind: LedgerEvent.Kind, subject: LoggedEvent.Subject, entryKind: EntryKind? = nil,
         site: SiteIndex = .none
     ) {
+        guard capacity > 0 else { return }
         let event = LoggedEvent(time: time, subject: subject, site: site, kind: kind, entryKind: entryKind)
         if events.count < capacity {
             events.append(event)

@@ -54,7 +54,7 @@ public final class Ledger: Sendable {
     /// - Parameters:
     ///   - clock: Stamps events and times verdicts; inject a ``ManualClock`` in tests.
     ///   - gracePeriod: How long after an owner's end its leak verdict waits. 300 ms by default.
-    ///   - eventCapacity: How many events the log keeps; older ones are dropped.
+    ///   - eventCapacity: How many events the log keeps; older ones are dropped. 0 keeps none.
     ///   - isEnabled: Whether bindings are recorded at all.
     ///   - growthRepetitions: How many ``checkpoint()``s in a row a site's count must rise at to
     ///     be growing. 3 by default; at least 1.
