@@ -54,8 +54,9 @@ final class BoundSink<Input>: Subscriber, Cancellable, Sendable {
 
     func receive(completion: Subscribers.Completion<Never>) {
         guard let taken = end() else { return }
-        entry?.end(.ended)
+        // Cut first: the entry ends once the lifetime is let go of (``LifetimeLink/cut()``).
         taken.link?.cut()
+        entry?.end(.ended)
         // The closure and the subscription are released here, after unlocking.
     }
 

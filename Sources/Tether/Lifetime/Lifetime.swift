@@ -29,7 +29,8 @@ import Synchronization
 /// Thread-safe: all mutable state is in `state`, behind its lock. ``DisposeBag`` is the name
 /// for a lifetime an owner keeps as a stored property.
 public final class Lifetime: Sendable {
-    private struct Item {
+    /// Something added, with its entry in the ledger.
+    struct Item {
         let token: UInt64
         let action: Action
         let entry: LedgerEntry?
@@ -201,13 +202,17 @@ public final class Lifetime: Sendable {
     /// lifetime gave the token.
     @discardableResult
     public func remove(_ token: Token) -> Bool {
-        guard token.lifetime == serial else { return false }
-        let item = state.withLock { state -> Item? in
-            state.remove(token: token.value)
-        }
-        guard let item else { return false }
+        guard let item = takeOut(token) else { return false }
         item.entry?.end(.ended)
         return true
+    }
+
+    /// As ``remove(_:)``, but the item's entry is the caller's to end: one that holds this lifetime
+    /// only weakly ends it after letting go, so that an owner released once the ledger has counted
+    /// the entry ended is not kept, past its verdict, by the reference that removed it.
+    func takeOut(_ token: Token) -> Item? {
+        guard token.lifetime == serial else { return nil }
+        return state.withLock { $0.remove(token: token.value) }
     }
 
     /// Ends the lifetime: marks it ended (and its owner, for the ledger's zombie count), cancels

@@ -38,8 +38,11 @@ struct LifetimeLink: Sendable {
     }
 
     /// Takes the removal action back out of the lifetime: the registration left some other way.
-    /// The entry, if the lifetime still held it, ends.
+    /// The entry, if the lifetime still held it, ends — once the lifetime is let go of
+    /// (``Lifetime/takeOut(_:)``).
     func cut() {
-        lifetime?.remove(token)
+        takeOut()?.entry?.end(.ended)
     }
+
+    private func takeOut() -> Lifetime.Item? { lifetime?.takeOut(token) }
 }

@@ -34,9 +34,10 @@ extension Lifetime {
             if await handle.slot.gate.pass(), !Task.isCancelled {
                 await LedgerEntry.binding(entry) { await operation() }
             }
-            entry?.end(.ended)
-            // Finished tasks do not stay in the lifetime.
+            // Finished tasks do not stay in the lifetime. Taken out before the entry ends: once the
+            // ledger counts the task ended, the task no longer holds the lifetime.
             self?.remove(token)
+            entry?.end(.ended)
         }
         handle.set(task)
         return task
