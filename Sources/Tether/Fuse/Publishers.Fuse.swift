@@ -74,7 +74,10 @@ extension Publisher {
     ///
     /// Thread-safety: the fuse itself is thread-safe. The holder's set is written only here, on
     /// the calling thread, never when a fuse is released: like any property of the holder, do not
-    /// write it from two threads at once.
+    /// write it from two threads at once. The fuse finishes its subscribers where its token is
+    /// released: when the set releases it (`removeAll()`, a new set assigned), their completion
+    /// handlers run inside that write of the set, and must not write it again (store into it, make
+    /// a fuse on it), which Swift's exclusivity check stops.
     public func fuse<Holder: AnyObject>(
         heldBy holder: Holder, on keyPath: ReferenceWritableKeyPath<Holder, Set<AnyCancellable>>,
         fileID: StaticString = #fileID, line: UInt = #line
