@@ -46,10 +46,7 @@ public final class Lifetime: Sendable {
         /// Made by ``linkToOwner()``; set with `owner`.
         var ownerLink: OwnerLink?
         /// The object that tracks this lifetime, recorded with the ledger on or off.
-        var tracker: ObjectIdentifier?
-        /// The same object, unowned: its memory is kept while this lifetime lives, so no later
-        /// object takes its address and passes for it in `isTracked(by:)`.
-        unowned var trackerMemory: AnyObject?
+        var tracker: Tracker?
         /// Whether a child lifetime was ever adopted: its end is among the actions.
         var hasChildren = false
         /// The parent's action that ends this lifetime: taken out of the parent at this end, so a
@@ -116,14 +113,13 @@ public final class Lifetime: Sendable {
     ///
     /// Bindings added before this call are recorded without an owner.
     public func track(_ owner: AnyObject, fileID: StaticString = #fileID, line: UInt = #line) {
-        let tracker = ObjectIdentifier(owner)
+        let tracker = Tracker(owner)
         let record = ledger.makeOwner(
             for: owner, site: CallSite(fileID: fileID, line: line), parent: parent(in: ledger))
         // One lock records both the tracker (ledger on or off) and the owner's record.
         let outcome = state.withLock { state -> (first: Bool, ended: Bool) in
             guard state.tracker == nil else { return (false, state.ended) }
             state.tracker = tracker
-            state.trackerMemory = owner
             state.owner = record
             if let record { state.ownerLink?.set(record) }
             return (true, state.ended)
@@ -139,7 +135,7 @@ public final class Lifetime: Sendable {
     /// latest: what the lifetime bounds needs no separate check that the object is alive.
     func isTracked(by object: AnyObject) -> Bool {
         let identity = ObjectIdentifier(object)
-        return state.withLock { $0.tracker == identity }
+        return state.withLock { $0.tracker?.identity == identity }
     }
 
     /// The owner's identity in the ledger (`ViewModel#3`), once tracked.
