@@ -82,7 +82,7 @@ import Testing
         let (state, effects) = run([.ended, .judged(coveredBy: 7)])
         #expect(effects.last == .cover(by: 7))
         #expect(state.phase == .covered(by: 7))
-        #expect(state.leaks && !state.isReportedLeak && state.isEnding && !state.awaitsVerdict)
+        #expect(state.covers && !state.isReportedLeak && state.isEnding && !state.awaitsVerdict)
     }
 
     /// What an owner below it checks: it covers from its end (its verdict may yet find it

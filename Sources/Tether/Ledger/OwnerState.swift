@@ -133,16 +133,13 @@ struct OwnerState: Equatable {
     /// Whether ``LedgerSnapshot/Counters/leaks`` counts it: a reported leak.
     var isReportedLeak: Bool { phase == .leaked }
 
-    /// Whether it leaks, reported or covered.
-    var leaks: Bool {
+    /// Whether its report covers the leaks of owners below it: it leaks (reported or covered), or
+    /// its verdict is still to come. An ended owner still here at its verdict leaks (one that is
+    /// gone has settled); one that goes first settles, and uncovers them then.
+    var covers: Bool {
         switch phase {
-        case .leaked, .covered: true
-        case .alive, .ending, .settled: false
+        case .ending, .leaked, .covered: true
+        case .alive, .settled: false
         }
     }
-
-    /// Whether its report covers the leaks of owners below it: it leaks, or its verdict is still
-    /// to come. An ended owner still here at its verdict leaks (one that is gone has settled); one
-    /// that goes first settles, and uncovers them then.
-    var covers: Bool { leaks || awaitsVerdict }
 }
