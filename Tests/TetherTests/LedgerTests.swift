@@ -444,8 +444,16 @@ private final class ChildModel {
         let fixture = LedgerFixture()
         let calls = Recorder<String>()
         let (first, second) = (Slot<AnyCancellable>(), Slot<AnyCancellable>())
-        first.put(fixture.ledger.onChange { calls.record("first"); second.take()?.cancel() })
-        second.put(fixture.ledger.onChange { calls.record("second"); first.take()?.cancel() })
+        first.put(
+            fixture.ledger.onChange {
+                calls.record("first")
+                second.take()?.cancel()
+            })
+        second.put(
+            fixture.ledger.onChange {
+                calls.record("second")
+                first.take()?.cancel()
+            })
         fixture.ledger.note("a")
         #expect(calls.events.count == 1)
     }

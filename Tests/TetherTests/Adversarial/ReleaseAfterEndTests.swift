@@ -1,6 +1,6 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Tether
 
 /// A binding that ends by itself (a task that returns, a bound sink whose publisher finishes)
