@@ -49,9 +49,12 @@ test: deps
 tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DTETHER_TSAN --filter TetherTests --skip '/Timing/'
 
+# swift-format's rules, then the core's own (.ci/core-rules: file length, unchecked Sendable,
+# pointers only under Platform/).
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests \
 	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
+	bash .ci/core-rules
 
 # The DocC catalogs of Tether (with its extensions of Task, Publisher, NotificationCenter), of
 # TetherInspector and of TetherMetrics (its extension of Ledger), into .build/docs. Fails on any
