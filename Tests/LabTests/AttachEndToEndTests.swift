@@ -60,7 +60,7 @@ import Darwin
 
         lab.send(.character("q"))
         #expect(lab.waitForExit() == .exited(0))
-        #expect(waitFor("the socket to go") { socketMode(path) == nil }, "cleanup on quit")
+        #expect(attach.waitUntil { _ in socketMode(path) == nil }, "cleanup on quit")
         #expect(attach.waitForScreen("disconnected: the server closed the connection."))
         #expect(attach.waitForScreen("▸ OrientationViewModel#1 LEAKED"), "the last state stays on screen")
 
@@ -127,8 +127,8 @@ import Darwin
     }
 
     /// `--dump json` against a headless lab that serves the state its keys left.
-    @Test func attachDumpsOneSnapshotAsJSON() throws {
-        let lab = try HeadlessServingLab(keys: "m 1 r Esc wait:400 r", serving: path)
+    @Test func attachDumpsOneSnapshotAsJSON() async throws {
+        let lab = try await HeadlessServingLab(keys: "m 1 r Esc wait:400 r", serving: path)
         let result = try LabBinary.run(["attach", path, "--dump", "json"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
@@ -149,8 +149,8 @@ import Darwin
     /// A signal that tells a serving headless lab to stop — a closed terminal's SIGHUP among
     /// them — stops it as the end of its input does: its socket removed, exit code 0.
     @Test(arguments: [SIGHUP, SIGTERM, SIGINT])
-    func aServingHeadlessLabStoppedByASignalRemovesItsSocket(signal: Int32) throws {
-        let lab = try HeadlessServingLab(keys: "1", serving: path)
+    func aServingHeadlessLabStoppedByASignalRemovesItsSocket(signal: Int32) async throws {
+        let lab = try await HeadlessServingLab(keys: "1", serving: path)
         #expect(lab.stop(signal: signal) == 0)
         #expect(socketMode(path) == nil, "its socket removed")
     }
@@ -166,8 +166,8 @@ import Darwin
 
     /// `--dump json` of a lab whose accumulation sheet was visited three times, leaky: the
     /// growing site, with its signature, and no leak.
-    @Test func attachDumpsGrowth() throws {
-        let lab = try HeadlessServingLab(keys: "m 7 Esc 7 Esc 7 Esc wait:400", serving: path)
+    @Test func attachDumpsGrowth() async throws {
+        let lab = try await HeadlessServingLab(keys: "m 7 Esc 7 Esc 7 Esc wait:400", serving: path)
         let result = try LabBinary.run(["attach", path, "--dump", "json"])
         #expect(result.status == 0)
         let dump = try JSONDecoder().decode(AttachDump.self, from: Data(result.stdout.utf8))
@@ -181,8 +181,8 @@ import Darwin
     }
 
     /// Through a symbolic link to the socket, as any Unix client goes.
-    @Test func attachFollowsASymbolicLinkToTheSocket() throws {
-        let lab = try HeadlessServingLab(keys: "", serving: path)
+    @Test func attachFollowsASymbolicLinkToTheSocket() async throws {
+        let lab = try await HeadlessServingLab(keys: "", serving: path)
         let link = directory("link.sock")
         #expect(symlink(path, link) == 0)
         let result = try LabBinary.run(["attach", link, "--dump", "json"])
@@ -234,7 +234,7 @@ import Darwin
         #expect(result.stderr.contains(expected), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test func badPathsAreOneLineAndExitTwo() throws {
+    @Test func badPathsAreOneLineAndExitTwo() async throws {
         try expectOneLineError(
             ["attach", path, "--dump", "json"], "tether-lab attach: \(path): no such file")
         #expect(FileManager.default.createFile(atPath: directory("plain"), contents: Data()))
@@ -242,7 +242,7 @@ import Darwin
         try expectOneLineError(["attach", directory.path, "--dump", "json"], "is not a socket")
         try expectOneLineError(["attach", "--dump", "json"], "missing expected argument '<path>'")
         try expectOneLineError(["attach", path, "--dump", "xml"], "the value 'xml' is invalid")
-        let serving = try HeadlessServingLab(keys: "", serving: path)
+        let serving = try await HeadlessServingLab(keys: "", serving: path)
         try expectOneLineError(
             ["attach", path], "tether-lab attach: standard input is not a terminal; run with --dump json")
         try expectOneLineError(
@@ -273,8 +273,8 @@ import Darwin
 
     /// Root passes any permission check, so as root the test attaches as `nobody` (setpriv); as
     /// another user, to a socket made unreadable.
-    @Test func permissionDeniedIsOneLineAndExitTwo() throws {
-        let serving = try HeadlessServingLab(keys: "", serving: path)
+    @Test func permissionDeniedIsOneLineAndExitTwo() async throws {
+        let serving = try await HeadlessServingLab(keys: "", serving: path)
         defer { #expect(serving.stop() == 0) }
         if geteuid() == 0 {
             let setpriv = "/usr/bin/setpriv"

@@ -34,20 +34,6 @@ func socketMode(_ path: String) -> mode_t? {
     return info.st_mode & 0o777
 }
 
-/// Waits until `condition` holds, checking every 10 ms; false when `timeout` passes first. For
-/// what shows in no program's output: a file appearing or going.
-@discardableResult
-func waitFor(_ what: String, timeout: Duration = .seconds(15), _ condition: () -> Bool) -> Bool {
-    let end = ContinuousClock.now + timeout
-    while ContinuousClock.now < end {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    let held = condition()
-    if !held { Issue.record("waited for \(what), which never held") }
-    return held
-}
-
 /// The real binary on a pseudo-terminal, and how each test starts it.
 enum LabTerminal {
     static func start(_ arguments: [String] = [], size: Size = Size(width: 120, height: 40)) throws
@@ -63,7 +49,7 @@ enum LabTerminal {
     static func serving(at path: String) throws -> PseudoTerminal {
         let lab = try start(["--serve", path])
         #expect(lab.waitForScreen("Scenarios"))
-        waitFor("the lab's socket") { socketMode(path) != nil }
+        #expect(lab.waitUntil { _ in socketMode(path) != nil }, "the lab's socket")
         return lab
     }
 
@@ -91,12 +77,12 @@ final class HeadlessServingLab {
 
     /// Returns once the lab serves and has run its keys: it prints its screen after the last key,
     /// and serves from before the first, so a client that came sooner would see a state between.
-    init(keys: String, serving path: String) throws {
+    init(keys: String, serving path: String) async throws {
         child = try ChildProcess(
             LabBinary.path, ["--headless", "--keys", keys, "--serve", path], input: true, captureErrors: false
         )
-        waitFor("the headless lab's socket") { socketMode(path) != nil }
-        waitFor("the headless lab to run its keys") { !child.output.isEmpty }
+        await waitUntil("the headless lab's socket") { socketMode(path) != nil }
+        await waitUntil("the headless lab to run its keys") { !child.output.isEmpty }
     }
 
     /// Closes its input, and waits for it to exit.
