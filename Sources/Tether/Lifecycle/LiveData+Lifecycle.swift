@@ -34,10 +34,12 @@ extension LiveData {
             .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         // Inactive until the lifecycle says otherwise, at once, below.
         entry?.setPaused(true)
+        let isStarted: @Sendable () -> Bool = { [weak lifecycle] in
+            (lifecycle?.state ?? .destroyed) >= .started
+        }
         guard
             let key = storage.register(
-                observer: owner, lifetime: lifetime, entry: entry, isActive: false,
-                isActiveNow: { [weak lifecycle] in (lifecycle?.state ?? .destroyed) >= .started },
+                observer: owner, lifetime: lifetime, entry: entry, activation: .whileStarted(isStarted),
                 completion: handler)
         else { return }
         // The handler holds the storage weakly and not the lifecycle: neither keeps the other alive.

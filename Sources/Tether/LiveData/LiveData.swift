@@ -81,7 +81,7 @@ public final class LiveData<T> {
         let entry = lifetime.ledger.open(
             .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         storage.register(
-            observer: observer, lifetime: lifetime, entry: entry, isActive: true, completion: completion)
+            observer: observer, lifetime: lifetime, entry: entry, activation: .always, completion: completion)
     }
 
     /// Removes every registration of `observer`. A completion removed during a dispatch is not

@@ -21,6 +21,17 @@ final class LiveDataSlot<T> {
         case removed
     }
 
+    /// When a registration is called.
+    @usableFromInline
+    enum Activation: Sendable {
+        /// Once bound to its lifetime, until it is removed: a bag's registration.
+        case always
+        /// While its lifecycle is at least started, as the storage is told and as `isStarted`
+        /// reads at each delivery (an observer told of a step before this registration's may
+        /// publish to it meanwhile).
+        case whileStarted(_ isStarted: @Sendable () -> Bool)
+    }
+
     /// What one delivery did.
     @usableFromInline
     enum Outcome {
@@ -43,9 +54,7 @@ final class LiveDataSlot<T> {
     /// thread holding the storage's dispatch claim.
     @usableFromInline let delivered = Atomic<UInt64>(0)
     @usableFromInline let entry: LedgerEntry?
-    /// For a lifecycle-bound registration: whether its lifecycle is at least started now (an
-    /// observer told of a step before this registration's may publish to it meanwhile).
-    @usableFromInline let isActiveNow: (@Sendable () -> Bool)?
+    @usableFromInline let activation: Activation
     /// What ties the registration to its lifetime, once bound. Under the storage's lock.
     var link: LifetimeLink?
     /// The lifecycle subscription of a lifecycle-bound registration. Under the storage's lock.
@@ -53,9 +62,9 @@ final class LiveDataSlot<T> {
 
     init(
         key: UInt64, observer: AnyObject, checksObserver: Bool, entry: LedgerEntry?,
-        isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
+        activation: Activation, completion: @escaping @Sendable (T) -> Void
     ) {
-        self.isActiveNow = isActiveNow
+        self.activation = activation
         self.key = key
         self.observer = observer
         self.checksObserver = checksObserver
@@ -77,7 +86,7 @@ final class LiveDataSlot<T> {
         if checksObserver && observer == nil {
             return status.load(ordering: .relaxed) == .removed ? .skipped : .dead
         }
-        if isActiveNow != nil && !isStarted() { return .skipped }
+        if case .whileStarted = activation, !isStarted() { return .skipped }
         guard status.load(ordering: .relaxed) == .active, delivered.load(ordering: .relaxed) < version
         else { return .skipped }
         delivered.store(version, ordering: .relaxed)
@@ -94,6 +103,7 @@ final class LiveDataSlot<T> {
     /// instructions (callgrind, publish to 100 observers).
     @usableFromInline
     func isStarted() -> Bool {
-        isActiveNow?() ?? true
+        guard case .whileStarted(let isStarted) = activation else { return true }
+        return isStarted()
     }
 }

@@ -114,22 +114,26 @@ final class LiveDataStorage<T>: Sendable {
 
     // MARK: - Registering
 
-    /// Adds a registration bound to `lifetime` (removed when it ends) and dispatches to it if it
-    /// is active. Returns its key, or nil when the lifetime had already ended.
+    /// Adds a registration bound to `lifetime` (removed when it ends), and dispatches to it if it
+    /// is active from the start. Returns its key, or nil when the lifetime had already ended.
     @discardableResult
     func register(
-        observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, isActive: Bool,
-        isActiveNow: (@Sendable () -> Bool)? = nil, completion: @escaping @Sendable (T) -> Void
+        observer: AnyObject, lifetime: Lifetime, entry: LedgerEntry?, activation: Slot.Activation,
+        completion: @escaping @Sendable (T) -> Void
     ) -> UInt64? {
         // An observer that tracks the lifetime holds it, so the lifetime's end says it is gone;
         // but a lifecycle is held by whoever observes it too (a task repeating on it), and its
         // lifetime may outlive its owner: a lifecycle-bound registration checks its owner.
-        let checksObserver = isActiveNow != nil || !lifetime.isTracked(by: observer)
+        let checksObserver: Bool
+        switch activation {
+        case .always: checksObserver = !lifetime.isTracked(by: observer)
+        case .whileStarted: checksObserver = true
+        }
         // Listed inactive: no dispatch calls it before it is bound to its lifetime.
         let slot = state.withLock { state in
             let slot = Slot(
                 key: state.nextKey, observer: observer, checksObserver: checksObserver, entry: entry,
-                isActiveNow: isActiveNow, completion: completion)
+                activation: activation, completion: completion)
             state.nextKey += 1
             state.slots.append(slot)
             return slot
@@ -142,7 +146,7 @@ final class LiveDataStorage<T>: Sendable {
             state.withLock { state in
                 guard slot.status.load(ordering: .relaxed) != .removed else { return false }
                 slot.link = link
-                if isActive {
+                if case .always = activation {
                     slot.status.store(.active, ordering: .relaxed)
                     start = state.claimDispatch()
                 }
