@@ -1,7 +1,7 @@
 /// A value holder whose observers are held weakly and removed when their ``DisposeBag`` ends.
 ///
 /// Publish a value and every registered completion receives it; a completion added later
-/// receives the current value at once. Observers are held weakly: an observer that is gone is
+/// receives the current value as it is added (see below for an addition during a dispatch). Observers are held weakly: an observer that is gone is
 /// never called again and its registrations are pruned. The bag given to
 /// ``add(observer:disposeBag:fileID:line:completion:)`` bounds each registration: when the bag is
 /// disposed or deinitializes, the registration is removed. An observer that tracks the bag (the
@@ -25,8 +25,8 @@
 ///
 /// Delivery is synchronous and ordered. Completions run on the publishing thread, in order of
 /// registration, before ``publish(value:)`` returns — unless a dispatch is already in progress
-/// (a publish from inside a completion, or a concurrent one from another thread): then the dispatch
-/// in progress delivers the new value, starting over, before it returns. A newer value supersedes
+/// (a publish or an addition from inside a completion, or a concurrent one from another thread):
+/// then the dispatch in progress delivers, starting over, before it returns. A newer value supersedes
 /// an older one mid-dispatch: no observer receives an older value after a newer one, and every
 /// observer ends on the newest. Publishing, adding and removing from inside a completion are safe.
 ///
@@ -60,7 +60,9 @@ public final class LiveData<T> {
     }
 
     /// Registers `completion` for `observer` until `disposeBag` ends, `observer` is gone, or
-    /// ``remove(observer:)`` is called with it. Delivers the current value at once, if there is one.
+    /// ``remove(observer:)`` is called with it. Delivers the current value, if there is one,
+    /// before returning — or, added while a dispatch runs (from a completion, or during a publish
+    /// on another thread), by that dispatch, before it ends.
     ///
     /// Each call is its own registration: one observer may add several completions, called in
     /// the order they were added. `observer` is held weakly; `completion` is held until the
