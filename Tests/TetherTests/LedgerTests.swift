@@ -72,10 +72,11 @@ private final class ChildModel {
         let events = ledger.snapshot().events
         #expect(events.map(\.kind) == [.created, .created, .created, .note, .ended, .ended, .ended])
         #expect(events.map(\.site) == [first, second, first, nil, first, second, first])
+        let id = ledger.ownerID(of: owner)
         #expect(
-            events.map(\.owner) == Array(repeating: owner.id, count: 3) + [
+            events.map(\.owner) == Array(repeating: id, count: 3) + [
                 OwnerID(typeName: "Note", serial: 1)
-            ] + Array(repeating: owner.id, count: 3))
+            ] + Array(repeating: id, count: 3))
         #expect(events[3].message == "hello")
     }
 

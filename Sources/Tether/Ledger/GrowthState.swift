@@ -61,7 +61,7 @@ extension LedgerState {
         growth.growing = growing.map { found in
             let owner = found.site.owner
             let report = GrowthReport(
-                owner: owner.id, ownerSite: sites[owner.siteIndex], kind: found.site.kind,
+                owner: id(of: owner), ownerSite: sites[owner.siteIndex], kind: found.site.kind,
                 site: sites[SiteIndex(rawValue: found.site.site)], counts: found.counts,
                 live: found.counts.last ?? 0)
             if found.isNew { started.append(report) }

@@ -16,13 +16,19 @@ extension Ledger {
         return record
     }
 
+    /// The id of an owner this ledger registered, spelled out from its tag.
+    func ownerID(of record: OwnerRecord) -> OwnerID {
+        state.withLock { $0.id(of: record) }
+    }
+
     /// Takes back an owner registered by a `track` that lost to another one on the same lifetime.
     func discardOwner(_ record: OwnerRecord) {
         state.withLock { $0.discardOwner(record) }
         changed()
     }
 
-    /// Opens an entry; nil when the ledger is off.
+    /// Opens an entry; nil when the ledger is off. `owner` is a record this ledger made (its
+    /// lifetime's): the ledger spells out its id.
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
         guard isEnabled else { return nil }
         let now = clock.now

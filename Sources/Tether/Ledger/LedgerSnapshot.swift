@@ -165,7 +165,7 @@ extension LedgerState {
             books.sorted { $0.entry.key < $1.entry.key }.map { book in
                 let entry = book.entry
                 return LedgerSnapshot.Entry(
-                    kind: entry.kind, owner: entry.owner?.id, site: sites[entry.siteIndex],
+                    kind: entry.kind, owner: entry.owner.map(id(of:)), site: sites[entry.siteIndex],
                     age: now - entry.created, deliveries: entry.deliveries.load(ordering: .relaxed),
                     state: entry.isPaused ? .paused : .active, bound: entry.bound)
             }
@@ -173,7 +173,7 @@ extension LedgerState {
         let books = owners.values.sorted { $0.record.key < $1.record.key }
         let owners = books.map { book in
             LedgerSnapshot.Owner(
-                id: book.record.id, site: sites[book.record.siteIndex],
+                id: id(of: book.record), site: sites[book.record.siteIndex],
                 state: Self.snapshotState(of: book.state),
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
@@ -203,7 +203,7 @@ extension LedgerState {
         guard !covered.isEmpty else { return [] }
         return (covered[key] ?? []).flatMap { child -> [OwnerID] in
             guard let book = owners[child], book.state.phase == .covered(by: key) else { return [] }
-            return [book.record.id] + coveredOwners(by: child)
+            return [id(of: book.record)] + coveredOwners(by: child)
         }
     }
 

@@ -58,6 +58,9 @@ struct LedgerState {
         return nextKey
     }
 
+    /// The id of an owner this ledger follows or followed, spelled out from its tag.
+    func id(of record: OwnerRecord) -> OwnerID { ownerNames.id(of: record.tag) }
+
     /// Keeps `value` (a handler) in `table` under a new key, and returns the key.
     mutating func keep<Value>(_ value: Value, in table: WritableKeyPath<Self, [UInt64: Value]>) -> UInt64 {
         let key = takeKey()
@@ -75,8 +78,8 @@ struct LedgerState {
         let key = takeKey()
         let tag = ownerNames.nextTag(for: type)
         let record = OwnerRecord(
-            key: key, tag: tag, id: ownerNames.id(of: tag), siteIndex: sites.index(of: site), created: now,
-            parent: parent, parentLink: parentLink)
+            key: key, tag: tag, siteIndex: sites.index(of: site), created: now, parent: parent,
+            parentLink: parentLink)
         owners[key] = OwnerBook(record)
         counters.owners += 1
         return record
@@ -191,7 +194,7 @@ struct LedgerState {
         let record = book.record
         let alive = book.entries.values.sorted { $0.entry.key < $1.entry.key }
         let report = LeakReport(
-            owner: record.id, ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
+            owner: id(of: record), ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: alive.map(survivor))
         reported[key] = (report, survivors: alive.map(\.entry.key), order: takeKey())
         unheard.append(report)

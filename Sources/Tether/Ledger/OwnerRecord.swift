@@ -1,15 +1,15 @@
 import Synchronization
 
-/// Who an owner is, for the ledger and for its lifetime: its key, id, call site and parent, and
+/// Who an owner is, for the ledger and for its lifetime: its key, tag, call site and parent, and
 /// whether its lifetime has ended. Immutable but for `ended`; where the owner is on its way out
 /// (``OwnerState``) lives in the ledger's locked state, by `key`. The object is not held here,
-/// not even weakly: its lifetime's deinit is its release.
+/// not even weakly: its lifetime's deinit is its release. Its ``OwnerID`` is spelled out from its
+/// tag where it is shown (``LedgerState/id(of:)``): making an owner copies no string.
 @usableFromInline
 final class OwnerRecord: Sendable {
     let key: UInt64
-    /// Its id as the event log keeps it.
+    /// Its id as the event log keeps it: its ledger's ``OwnerNames`` spell it out.
     let tag: OwnerTag
-    let id: OwnerID
     /// Where the owner was tracked.
     let siteIndex: SiteIndex
     let created: Duration
@@ -26,12 +26,11 @@ final class OwnerRecord: Sendable {
     @usableFromInline let ended = Atomic<Bool>(false)
 
     init(
-        key: UInt64, tag: OwnerTag, id: OwnerID, siteIndex: SiteIndex, created: Duration,
+        key: UInt64, tag: OwnerTag, siteIndex: SiteIndex, created: Duration,
         parent: OwnerRecord?, parentLink: OwnerLink?
     ) {
         self.key = key
         self.tag = tag
-        self.id = id
         self.siteIndex = siteIndex
         self.created = created
         parentRecord = parent

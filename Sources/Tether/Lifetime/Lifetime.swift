@@ -139,7 +139,7 @@ public final class Lifetime: Sendable {
     }
 
     /// The owner's identity in the ledger (`ViewModel#3`), once tracked.
-    public var ownerID: OwnerID? { ownerRecord?.id }
+    public var ownerID: OwnerID? { ownerRecord.map(ledger.ownerID(of:)) }
 
     var ownerRecord: OwnerRecord? { state.withLock { $0.owner } }
 
