@@ -79,6 +79,6 @@ extension LedgerState {
 
     /// The sites growing at the last checkpoint whose owner is still alive.
     var growingNow: [GrowthReport] {
-        growth.growing.compactMap { owners[$0.owner.key]?.state.phase == .alive ? $0.report : nil }
+        growth.growing.compactMap { owners[$0.owner.handle]?.state.phase == .alive ? $0.report : nil }
     }
 }

@@ -177,21 +177,23 @@ extension LedgerState {
                 state: Self.snapshotState(of: book.state),
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
-        let leaks = reported.sorted { $0.value.order < $1.value.order }.map { key, reported in
+        let leaks = reported.sorted { $0.value.order < $1.value.order }.map { owner, reported in
             LedgerSnapshot.Leak(
-                current(reported.report, survivors: reported.survivors, of: key),
-                covered: coveredOwners(by: key))
+                current(reported.report, survivors: reported.survivors, of: owner),
+                covered: coveredOwners(by: owner.key))
         }
         return LedgerSnapshot(
             time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
             growth: growingNow, events: log.ordered(sites: sites, names: ownerNames))
     }
 
-    /// Owner `key`'s leak `report` with what its survivors (entries `keys`) still alive have
+    /// `owner`'s leak `report` with what its survivors (entries `keys`) still alive have
     /// delivered by now: zombie deliveries go on after the verdict. The survivors are the
     /// verdict's.
-    private func current(_ report: LeakReport, survivors keys: [UInt64], of key: UInt64) -> LeakReport {
-        guard let book = owners[key] else { return report }
+    private func current(
+        _ report: LeakReport, survivors keys: [UInt64], of owner: OwnerHandle
+    ) -> LeakReport {
+        guard let book = owners[owner] else { return report }
         let survivors = zip(report.survivors, keys).map { atVerdict, entry in
             book.entries.book(key: entry).map(survivor) ?? atVerdict
         }
@@ -203,7 +205,7 @@ extension LedgerState {
         guard !covered.isEmpty else { return [] }
         return (covered[key] ?? []).flatMap { child -> [OwnerID] in
             guard let book = owners[child], book.state.phase == .covered(by: key) else { return [] }
-            return [id(of: book.record)] + coveredOwners(by: child)
+            return [id(of: book.record)] + coveredOwners(by: child.key)
         }
     }
 

@@ -18,14 +18,12 @@ extension LedgerState {
     mutating func lifetimeEnded(
         owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool, at now: Duration
     ) {
-        var index = owner.flatMap { owners.index(forKey: $0.key) }
+        var index = owner.flatMap { owners.slot(of: $0) }
         if ownerEnded, let found = index, !apply(.ended, toOwnerAt: found, at: now) { index = nil }
         cancelled.forEach { entry, wasPaused in
+            // Another owner's entry: that owner may settle and leave, but ours keeps its slot.
             guard let found = index, entry.owner === owner else {
-                close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
-                // Another owner may have settled and left: ours may have moved in the dictionary.
-                index = owner.flatMap { owners.index(forKey: $0.key) }
-                return
+                return close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
             }
             if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: found, at: now) {
                 index = nil
@@ -34,10 +32,10 @@ extension LedgerState {
         if released, let found = index { apply(.released, toOwnerAt: found, at: now) }
     }
 
-    /// Moves the owner with `key` on `event`. Returns false when the owner is not followed.
+    /// Moves `owner` on `event`. Returns false when the owner is not followed.
     @discardableResult
-    mutating func apply(_ event: OwnerState.Event, to key: UInt64, at now: Duration) -> Bool {
-        guard let index = owners.index(forKey: key) else { return false }
+    mutating func apply(_ event: OwnerState.Event, to owner: OwnerHandle, at now: Duration) -> Bool {
+        guard let index = owners.slot(of: owner) else { return false }
         apply(event, toOwnerAt: index, at: now)
         return true
     }
@@ -48,10 +46,10 @@ extension LedgerState {
     /// points at it.)
     @discardableResult
     mutating func apply(
-        _ event: OwnerState.Event, toOwnerAt index: [UInt64: OwnerBook].Index, at now: Duration
+        _ event: OwnerState.Event, toOwnerAt index: Int, at now: Duration
     ) -> Bool {
-        // One access to the book, in place: reading `owners.values[index]` would copy it.
-        let move = Self.move(&owners.values[index], on: event, at: now)
+        // One access to the book, in place: reading it out would copy it.
+        let move = owners.change(slot: index) { Self.move(&$0, on: event, at: now) }
         let (before, after) = (move.before, move.after)
         if before.released != after.released {
             counters.owners -= 1
@@ -63,21 +61,21 @@ extension LedgerState {
         case .none:
             return true
         case .queueVerdict:
-            pending.append((now + gracePeriod, move.key))
+            pending.append((now + gracePeriod, move.owner))
             log.append(time: now, kind: .ownerEnded, subject: .owner(move.tag), site: move.site)
             return true
         case .reportLeak:
-            recordLeak(of: move.key, at: now)
+            recordLeak(of: move.owner, at: now)
             return true
         case .cover(let ancestor):
-            covered[ancestor, default: []].append(move.key)
+            covered[ancestor, default: []].append(move.owner)
             return true
         case .releasedLate:
             log.append(time: now, kind: .releasedLate, subject: .owner(move.tag), site: move.site)
-            forget(ownerAt: index, at: now)
+            forget(move.owner, at: now)
             return false
         case .forget:
-            forget(ownerAt: index, at: now)
+            forget(move.owner, at: now)
             return false
         }
     }
@@ -88,7 +86,7 @@ extension LedgerState {
         let before: OwnerState
         let after: OwnerState
         let effect: OwnerState.Effect
-        let key: UInt64
+        let owner: OwnerHandle
         let tag: OwnerTag
         let site: SiteIndex
     }
@@ -99,26 +97,28 @@ extension LedgerState {
         let effect = book.state.on(event)
         if effect == .queueVerdict { book.endedAt = now }
         return Move(
-            before: before, after: book.state, effect: effect, key: book.record.key, tag: book.record.tag,
+            before: before, after: book.state, effect: effect, owner: book.record.handle,
+            tag: book.record.tag,
             site: book.record.siteIndex)
     }
 
-    /// Changes the book of owner `key` in place and returns what `change` returns; nil when the
-    /// owner is not followed. In place through the dictionary's values: its keyed subscript moves
-    /// a book out and back through a frame on the heap.
+    /// Changes the book of `owner` in place and returns what `change` returns; nil when the owner
+    /// is not followed.
     @discardableResult
-    mutating func changeOwner<Result>(_ key: UInt64, _ change: (inout OwnerBook) -> Result) -> Result? {
-        guard let index = owners.index(forKey: key) else { return nil }
-        return change(&owners.values[index])
+    mutating func changeOwner<Result>(_ owner: OwnerHandle, _ change: (inout OwnerBook) -> Result) -> Result?
+    {
+        guard let index = owners.slot(of: owner) else { return nil }
+        return owners.change(slot: index, change)
     }
 
     /// Drops a settled owner (a verdict queued for it is skipped when it comes up; the last one
     /// queued, an owner released as it ended, is dropped now), and moves on the owners its leak
     /// covered: each is now covered by the next ancestor that covers, or is a leak of its own.
-    private mutating func forget(ownerAt index: [UInt64: OwnerBook].Index, at now: Duration) {
-        let key = owners.remove(at: index).key
-        if pending.last?.owner == key { pending.removeLast() }
-        if !reported.isEmpty { reported.removeValue(forKey: key) }
+    private mutating func forget(_ owner: OwnerHandle, at now: Duration) {
+        owners.remove(at: owner.slot)
+        if pending.last?.owner == owner { pending.removeLast() }
+        if !reported.isEmpty { reported.removeValue(forKey: owner) }
+        let key = owner.key
         guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
         for child in children {
             guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record

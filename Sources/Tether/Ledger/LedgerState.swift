@@ -15,25 +15,25 @@ struct LedgerState {
         init(_ record: OwnerRecord) { self.record = record }
     }
 
-    /// The owners the ledger follows, by key: alive, or ended and not yet settled.
-    var owners: [UInt64: OwnerBook] = [:]
+    /// The owners the ledger follows: alive, or ended and not yet settled.
+    var owners = OwnerTable()
     /// Live entries with no owner followed (none, or one the ledger has forgotten), by key.
     var unowned: [UInt64: EntryBook] = [:]
     /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
-    var covered: [UInt64: [UInt64]] = [:]
-    /// The leaks reported, by owner key, with the keys of their survivors' entries and their
+    var covered: [UInt64: [OwnerHandle]] = [:]
+    /// The leaks reported, by owner, with the keys of their survivors' entries and their
     /// place in the order of reporting (a key of the one sequence, taken when the report is
     /// made); kept while the owner is followed. Apart from the owners' books, which stay small for
     /// it: few owners leak, and a report is large.
-    var reported: [UInt64: (report: LeakReport, survivors: [UInt64], order: UInt64)] = [:]
+    var reported: [OwnerHandle: (report: LeakReport, survivors: [UInt64], order: UInt64)] = [:]
     /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
     private(set) var unheard: [LeakReport] = []
     var counters = LedgerSnapshot.Counters()
     var log: EventLog
     var sites = SiteTable()
     let gracePeriod: Duration
-    /// Verdicts to run, in order of deadline, by owner key. Owners settled meanwhile are skipped.
-    var pending = Deque<(deadline: Duration, owner: UInt64)>()
+    /// Verdicts to run, in order of deadline. Owners settled meanwhile are skipped.
+    var pending = Deque<(deadline: Duration, owner: OwnerHandle)>()
     var verdictScheduled = false
     /// Ends begun and not yet recorded whole (``Ledger/beginEnd(of:)``): no verdict is judged
     /// meanwhile.
@@ -78,16 +78,17 @@ struct LedgerState {
         let key = takeKey()
         let tag = ownerNames.nextTag(for: type)
         let record = OwnerRecord(
-            key: key, tag: tag, siteIndex: sites.index(of: site), created: now, parent: parent,
-            parentLink: parentLink)
-        owners[key] = OwnerBook(record)
+            key: key, slot: owners.nextSlot, tag: tag, siteIndex: sites.index(of: site), created: now,
+            parent: parent, parentLink: parentLink)
+        owners.insert(OwnerBook(record))
         counters.owners += 1
         return record
     }
 
     /// Drops an owner that lost the race to track a lifetime.
     mutating func discardOwner(_ record: OwnerRecord) {
-        guard let book = owners.removeValue(forKey: record.key) else { return }
+        guard let slot = owners.slot(of: record) else { return }
+        let book = owners.remove(at: slot)
         if !book.state.released { counters.owners -= 1 }
         for item in book.entries.values where unowned[item.entry.key] == nil {
             unowned[item.entry.key] = item
@@ -104,8 +105,8 @@ struct LedgerState {
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
             ledger: ledger)
         let book = EntryBook(entry: entry)
-        if let owner, let index = owners.index(forKey: owner.key) {
-            owners.values[index].entries.insert(book)
+        if let owner, let index = owners.slot(of: owner) {
+            owners.change(slot: index) { $0.entries.insert(book) }
             apply(.entryOpened, toOwnerAt: index, at: now)
         } else {
             unowned[key] = book
@@ -117,7 +118,7 @@ struct LedgerState {
 
     /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
     mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
-        let index = entry.owner.flatMap { owners.index(forKey: $0.key) }
+        let index = entry.owner.flatMap { owners.slot(of: $0) }
         close(entry, reason: reason, wasPaused: wasPaused, ownerAt: index, at: now)
     }
 
@@ -126,13 +127,13 @@ struct LedgerState {
     /// valid.
     @discardableResult
     mutating func close(
-        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: [UInt64: OwnerBook].Index?,
+        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: Int?,
         at now: Duration
     ) -> Bool {
-        let book = index.flatMap { owners.values[$0].entries.remove(key: entry.key) }
+        let book = index.flatMap { owners.change(slot: $0) { $0.entries.remove(key: entry.key) } }
         let owned = book != nil
         guard owned || unowned.removeValue(forKey: entry.key) != nil else { return true }
-        if let book, !reported.isEmpty, let owner = entry.owner { keepCounts(of: book, in: owner.key) }
+        if let book, !reported.isEmpty, let owner = entry.owner { keepCounts(of: book, in: owner.handle) }
         counters[entry.kind] -= 1
         if wasPaused { counters.paused -= 1 }
         log.append(
@@ -146,7 +147,7 @@ struct LedgerState {
     mutating func recordZombie(_ entry: LedgerEntry, at now: Duration) {
         counters.zombies += 1
         let counted = entry.owner.flatMap {
-            changeOwner($0.key) { $0.entries.countDeliveryAfterEnd(key: entry.key) }
+            changeOwner($0.handle) { $0.entries.countDeliveryAfterEnd(key: entry.key) }
         }
         if counted != true { unowned[entry.key]?.deliveriesAfterEnd += 1 }
         log.append(
@@ -189,14 +190,14 @@ struct LedgerState {
     }
 
     /// Records a leak found now: its report names every entry of the owner still alive.
-    mutating func recordLeak(of key: UInt64, at now: Duration) {
-        guard let book = owners[key] else { return }
+    mutating func recordLeak(of owner: OwnerHandle, at now: Duration) {
+        guard let book = owners[owner] else { return }
         let record = book.record
         let alive = book.entries.values.sorted { $0.entry.key < $1.entry.key }
         let report = LeakReport(
             owner: id(of: record), ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: alive.map(survivor))
-        reported[key] = (report, survivors: alive.map(\.entry.key), order: takeKey())
+        reported[owner] = (report, survivors: alive.map(\.entry.key), order: takeKey())
         unheard.append(report)
         let culprit = report.culprit
         log.append(
@@ -204,14 +205,14 @@ struct LedgerState {
             site: culprit.map { sites.index(of: $0.site) } ?? record.siteIndex)
     }
 
-    /// A survivor of owner `key`'s reported leak ended: the report keeps what it delivered by then.
-    private mutating func keepCounts(of book: EntryBook, in key: UInt64) {
-        guard let leak = reported[key], let index = leak.survivors.firstIndex(of: book.entry.key) else {
+    /// A survivor of `owner`'s reported leak ended: the report keeps what it delivered by then.
+    private mutating func keepCounts(of book: EntryBook, in owner: OwnerHandle) {
+        guard let leak = reported[owner], let index = leak.survivors.firstIndex(of: book.entry.key) else {
             return
         }
         var survivors = leak.report.survivors
         survivors[index] = survivor(book)
-        reported[key] = (leak.report.counted(survivors), leak.survivors, leak.order)
+        reported[owner] = (leak.report.counted(survivors), leak.survivors, leak.order)
     }
 
     /// A leak report's line for a live entry, with what it has delivered so far.
@@ -228,7 +229,7 @@ struct LedgerState {
     func coveringAncestor(of record: OwnerRecord) -> UInt64? {
         var parent = record.parent
         while let current = parent {
-            if owners[current.key]?.state.covers == true { return current.key }
+            if owners[current.handle]?.state.covers == true { return current.key }
             parent = current.parent
         }
         return nil

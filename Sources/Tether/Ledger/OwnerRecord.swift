@@ -8,6 +8,8 @@ import Synchronization
 @usableFromInline
 final class OwnerRecord: Sendable {
     let key: UInt64
+    /// Where its book is in the ledger's ``OwnerTable``, while the ledger follows it.
+    let slot: Int
     /// Its id as the event log keeps it: its ledger's ``OwnerNames`` spell it out.
     let tag: OwnerTag
     /// Where the owner was tracked.
@@ -26,10 +28,11 @@ final class OwnerRecord: Sendable {
     @usableFromInline let ended = Atomic<Bool>(false)
 
     init(
-        key: UInt64, tag: OwnerTag, siteIndex: SiteIndex, created: Duration,
+        key: UInt64, slot: Int, tag: OwnerTag, siteIndex: SiteIndex, created: Duration,
         parent: OwnerRecord?, parentLink: OwnerLink?
     ) {
         self.key = key
+        self.slot = slot
         self.tag = tag
         self.siteIndex = siteIndex
         self.created = created
@@ -38,6 +41,8 @@ final class OwnerRecord: Sendable {
     }
 
     @inlinable var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    var handle: OwnerHandle { OwnerHandle(key: key, slot: slot) }
 }
 
 /// A lifetime's owner record once it tracks, shared with the records of its children, which may
