@@ -35,22 +35,20 @@ extension LedgerEntry {
     final class TaskBinding: Sendable {
         let entry: LedgerEntry
         /// The running task's identity when it was bound.
-        let task: Int?
+        let task: TaskIdentity?
         private let ended = Atomic<Bool>(false)
 
         /// Binds `entry` to the running task.
         init(_ entry: LedgerEntry) {
             self.entry = entry
-            task = TaskBinding.runningTask
+            task = TaskIdentity.current
         }
 
         /// Whether the running task is the one bound, its operation still running.
-        var isRunningTask: Bool { !ended.load(ordering: .acquiring) && task == TaskBinding.runningTask }
+        var isRunningTask: Bool { !ended.load(ordering: .acquiring) && task == TaskIdentity.current }
 
         /// The operation returned.
         func end() { ended.store(true, ordering: .releasing) }
-
-        static var runningTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
     }
 
     /// The entry bound to the task that runs for it: `Lifetime.task`, `Task.attributed` and
