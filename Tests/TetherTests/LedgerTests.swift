@@ -132,27 +132,6 @@ private final class ChildModel {
         #expect(snapshot.events.map(\.kind).suffix(2) == [.ownerEnded, .leak])
     }
 
-    /// The ledger reuses a settled owner's place for the next owner; a verdict still queued for
-    /// the settled one, when it comes up, is not taken for the next one's.
-    @Test func aSettledOwnersQueuedVerdictDoesNotJudgeTheOwnerInItsPlace() throws {
-        let fixture = LedgerFixture()
-        // Verdicts queued before and after the first's keep it in the middle of the queue.
-        let (before, after) = fixture.run { (Model(), Model()) }
-        var first: Model? = fixture.run { Model() }
-        before.bag.dispose()
-        first?.bag.dispose()
-        after.bag.dispose()
-        first = nil  // ended and released: settled now, its verdict left in the queue
-        fixture.clock.advance(by: .milliseconds(100))
-        let next = fixture.run { Model() }
-        next.bag.dispose()
-        let ids = [before, after, next].map(\.bag.lifetime.ownerID)
-        fixture.clock.advance(by: .milliseconds(200))
-        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == Array(ids.prefix(2)))
-        fixture.clock.advance(by: .milliseconds(100))
-        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == ids)
-    }
-
     @Test func lateReleaseTurnsALeakIntoReleasedLate() {
         let fixture = LedgerFixture()
         var model: Model? = fixture.run { Model() }
