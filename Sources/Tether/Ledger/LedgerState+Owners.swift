@@ -98,15 +98,15 @@ extension LedgerState {
         if effect == .queueVerdict { book.endedAt = now }
         return Move(
             before: before, after: book.state, effect: effect, owner: book.record.handle,
-            tag: book.record.tag,
-            site: book.record.siteIndex)
+            tag: book.record.tag, site: book.record.siteIndex)
     }
 
     /// Changes the book of `owner` in place and returns what `change` returns; nil when the owner
     /// is not followed.
     @discardableResult
-    mutating func changeOwner<Result>(_ owner: OwnerHandle, _ change: (inout OwnerBook) -> Result) -> Result?
-    {
+    mutating func changeOwner<Result>(
+        _ owner: OwnerHandle, _ change: (inout OwnerBook) -> Result
+    ) -> Result? {
         guard let index = owners.slot(of: owner) else { return nil }
         return owners.change(slot: index, change)
     }
