@@ -30,6 +30,8 @@ import Testing
             #expect(owner.lifetime.isTracked(by: owner))
             #expect(owner.lifetime.ownerID == id)
             #expect(ledger.counters.owners == (enabled ? 2 : 0))
+            let next = Owner(ledger).lifetime.ownerID?.serial
+            #expect(next == (enabled ? 3 : nil), "the second track took no serial")
             #expect(!Lifetime(ledger: Ledger(clock: ManualClock())).isTracked(by: owner))
         }
     }

@@ -93,6 +93,7 @@ struct LedgerState {
         for item in book.entries.values where unowned[item.entry.key] == nil {
             unowned[item.entry.key] = item
         }
+        ownerNames.giveBack(record.tag)
     }
 
     // MARK: - Entries

@@ -7,28 +7,35 @@
 /// never grouped as one. Serials count per type, and names are unique per type, so no two owners
 /// share an id.
 struct OwnerNames {
-    /// Each type's name, by its place in `names`, and how many owners of it were made.
-    private var types: [ObjectIdentifier: Named] = [:]
+    /// Each type's name, by its place in `names`.
+    private var types: [ObjectIdentifier: UInt32] = [:]
     /// Every name given, in order: an ``OwnerTag`` names its owner's type by its place here. A
     /// new type's name is checked against them (once per type), so that no two types share one.
     private var names: [String] = []
-
-    private struct Named {
-        let name: UInt32
-        var count = 0
-    }
+    /// How many owners of each name's type were made, by the name's place.
+    private var made: [Int] = []
 
     /// The tag of the next owner of `type`.
     mutating func nextTag(for type: any AnyObject.Type) -> OwnerTag {
         let key = ObjectIdentifier(type)
-        guard let index = types.index(forKey: key) else {
-            let name = UInt32(names.count)
+        let name: UInt32
+        if let known = types[key] {
+            name = known
+        } else {
+            name = UInt32(names.count)
             names.append(newName(for: type))
-            types[key] = Named(name: name, count: 1)
-            return OwnerTag(name: name, serial: 1)
+            made.append(0)
+            types[key] = name
         }
-        types.values[index].count += 1
-        return OwnerTag(name: types.values[index].name, serial: types.values[index].count)
+        made[Int(name)] += 1
+        return OwnerTag(name: name, serial: made[Int(name)])
+    }
+
+    /// Takes back the tag of an owner never followed (a `track` that lost to another on the same
+    /// lifetime): if it is the last of its type, the next owner of the type gets its serial, and
+    /// a second `track` leaves no gap in the ids. Once a later one was made, the gap stays.
+    mutating func giveBack(_ tag: OwnerTag) {
+        if made[Int(tag.name)] == tag.serial { made[Int(tag.name)] -= 1 }
     }
 
     /// The id `tag` stands for.
