@@ -2,24 +2,11 @@ import Testing
 import Tether
 import TetherTesting
 
-private final class Holder {
-    let bag = DisposeBag()
-    init() { bag.track(self) }
-}
-
-private final class ChildHolder {
-    let bag: DisposeBag
-    init(parent: DisposeBag) {
-        bag = DisposeBag(parent: parent)
-        bag.track(self)
-    }
-}
-
 @Suite struct LeakTrackerTests {
     @Test func cleanScopeReportsNothing() {
         let tracker = LeakTracker()
         tracker.run {
-            let holder = Holder()
+            let holder = TrackedOwner()
             PassthroughSubject<Int, Never>().sink { _ in }.store(in: holder.bag)
         }
         #expect(tracker.report().isEmpty)
@@ -28,14 +15,14 @@ private final class ChildHolder {
 
     @Test func ownerKeptAliveIsReportedWithItsCallSite() {
         let tracker = LeakTracker()
-        let kept = tracker.run { Holder() }
+        let kept = tracker.run { TrackedOwner() }
         kept.bag.dispose()
         let report = tracker.report()
         #expect(report.leaks.count == 1)
         #expect(report.description.hasPrefix("Potential leak: 0 entries, 1 owner"))
         #expect(
             report.description.contains(
-                "Holder#1 leaked: alive 300ms after its end (tracked at LeakTrackerTests.swift:7)"))
+                "TrackedOwner#1 leaked: alive 300ms after its end (tracked at Support.swift:40)"))
         #expect(report.description.contains("the owner object itself"))
     }
 
@@ -43,12 +30,12 @@ private final class ChildHolder {
     /// while another owner's verdict was pending, is judged all the same.
     @Test func ownerEndedAfterTheClockMovedIsReported() {
         let tracker = LeakTracker()
-        let kept = tracker.run { () -> Holder in
-            var first: Holder? = Holder()
+        let kept = tracker.run { () -> TrackedOwner in
+            var first: TrackedOwner? = TrackedOwner()
             first?.bag.dispose()
             first = nil
             tracker.clock.advance(by: .milliseconds(10))
-            let second = Holder()
+            let second = TrackedOwner()
             second.bag.dispose()
             return second
         }
@@ -59,7 +46,7 @@ private final class ChildHolder {
     /// report waits for that owner's verdict too.
     @Test func ownerEndedWhileTheGracePeriodPassesIsJudged() {
         let tracker = LeakTracker()
-        let kept = tracker.run { Holder() }
+        let kept = tracker.run { TrackedOwner() }
         let bag = kept.bag
         tracker.clock.schedule(at: tracker.clock.now + .milliseconds(100)) { bag.dispose() }
         #expect(tracker.report().leaks.map(\.owner) == kept.bag.ownerID.map { [$0] })
@@ -69,28 +56,28 @@ private final class ChildHolder {
     /// tracker reports the parent's leak, which covers it.
     @Test func aChildLeakingWithItsParentIsReportedByTheParentsLeak() throws {
         let tracker = LeakTracker()
-        let (parent, child) = tracker.run { () -> (Holder, ChildHolder) in
-            let parent = Holder()
-            return (parent, ChildHolder(parent: parent.bag))
+        let (parent, child) = tracker.run { () -> (TrackedOwner, TrackedChild) in
+            let parent = TrackedOwner()
+            return (parent, TrackedChild(parent: parent.bag))
         }
         parent.bag.dispose()
         let childID = try #require(child.bag.ownerID)
         let report = tracker.report(owner: childID)
         #expect(report.leaks.map(\.owner) == parent.bag.ownerID.map { [$0] })
-        #expect(report.description.contains("leaking with it: ChildHolder#1"))
+        #expect(report.description.contains("leaking with it: TrackedChild#1"))
         withExtendedLifetime((parent, child)) {}
     }
 
     @Test func entryLeftAliveIsReportedWithItsCallSite() {
         let tracker = LeakTracker()
         let subject = PassthroughSubject<Int, Never>()
-        let holder = tracker.run { Holder() }
+        let holder = tracker.run { TrackedOwner() }
         let line = #line + 1
         subject.sink { _ in }.store(in: holder.bag)
         let report = tracker.report()
         #expect(report.entries.count == 1)
-        #expect(
-            report.description.contains("subscription of Holder#1 made at LeakTrackerTests.swift:\(line)"))
+        let site = "LeakTrackerTests.swift:\(line)"
+        #expect(report.description.contains("subscription of TrackedOwner#1 made at \(site)"))
         withKnownIssue {
             expectNoLeaks(tracker)
         }

@@ -33,3 +33,18 @@ struct LedgerFixture {
     /// Lets the grace period pass, running the verdicts that fall due.
     func passGracePeriod() { clock.advance(by: ledger.gracePeriod) }
 }
+
+/// An owner as users write one: it holds a bag and tracks itself in its init.
+final class TrackedOwner {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
+}
+
+/// An owner whose bag is a child of another owner's.
+final class TrackedChild {
+    let bag: DisposeBag
+    init(parent: DisposeBag) {
+        bag = DisposeBag(parent: parent)
+        bag.track(self)
+    }
+}

@@ -2,20 +2,6 @@ import Testing
 
 @testable import Tether
 
-/// An owner, and the parent of one.
-private final class SlotOwner {
-    let bag = DisposeBag()
-    init() { bag.track(self) }
-}
-
-private final class SlotChild {
-    let bag: DisposeBag
-    init(parent: DisposeBag) {
-        bag = DisposeBag(parent: parent)
-        bag.track(self)
-    }
-}
-
 extension Adversarial {
     /// Owners' books reuse a settled owner's slot: what still names the settled owner (a queued
     /// verdict, a covered leak, a parent) is not taken for the owner in its place.
@@ -25,14 +11,14 @@ extension Adversarial {
         @Test func aSettledOwnersQueuedVerdictDoesNotJudgeTheOwnerInItsPlace() throws {
             let fixture = LedgerFixture()
             // Verdicts queued before and after the first's keep it in the middle of the queue.
-            let (before, after) = fixture.run { (SlotOwner(), SlotOwner()) }
-            var first: SlotOwner? = fixture.run { SlotOwner() }
+            let (before, after) = fixture.run { (TrackedOwner(), TrackedOwner()) }
+            var first: TrackedOwner? = fixture.run { TrackedOwner() }
             before.bag.dispose()
             first?.bag.dispose()
             after.bag.dispose()
             first = nil  // ended and released: settled now, its verdict left in the queue
             fixture.clock.advance(by: .milliseconds(100))
-            let next = fixture.run { SlotOwner() }
+            let next = fixture.run { TrackedOwner() }
             next.bag.dispose()
             let ids = [before, after, next].map(\.bag.lifetime.ownerID)
             fixture.clock.advance(by: .milliseconds(200))
@@ -46,13 +32,13 @@ extension Adversarial {
         /// parent (covered by it, the child would never be reported on its own).
         @Test func aChildIsNotCoveredByTheOwnerInItsForgottenParentsSlot() {
             let fixture = LedgerFixture()
-            var parent: SlotOwner? = fixture.run { SlotOwner() }
-            let child = fixture.run { SlotChild(parent: parent!.bag) }
+            var parent: TrackedOwner? = fixture.run { TrackedOwner() }
+            let child = fixture.run { TrackedChild(parent: parent!.bag) }
             parent?.bag.end()  // ends the child too
             let parentSlot = parent?.bag.ownerRecord?.slot
             parent = nil  // gone: settled and forgotten, its slot free
             fixture.clock.advance(by: .milliseconds(100))
-            let next = fixture.run { SlotOwner() }  // in the parent's slot
+            let next = fixture.run { TrackedOwner() }  // in the parent's slot
             #expect(next.bag.ownerRecord?.slot == parentSlot)
             next.bag.end()
             fixture.clock.advance(by: .milliseconds(200))  // the child's verdict
@@ -68,14 +54,14 @@ extension Adversarial {
         /// the owner in the child's slot is not uncovered in the child's place.
         @Test func aParentsLateReleaseLeavesTheOwnerInACoveredChildsSlotAlone() {
             let fixture = LedgerFixture()
-            var parent: SlotOwner? = fixture.run { SlotOwner() }
-            var child: SlotChild? = fixture.run { SlotChild(parent: parent!.bag) }
+            var parent: TrackedOwner? = fixture.run { TrackedOwner() }
+            var child: TrackedChild? = fixture.run { TrackedChild(parent: parent!.bag) }
             parent?.bag.end()
             fixture.passGracePeriod()
             #expect(fixture.ledger.snapshot().leaks.map(\.covered.count) == [1])
             let childSlot = child?.bag.ownerRecord?.slot
             child = nil  // covered, gone: settled
-            let next = fixture.run { SlotOwner() }  // in the child's slot
+            let next = fixture.run { TrackedOwner() }  // in the child's slot
             #expect(next.bag.ownerRecord?.slot == childSlot)
             next.bag.end()
             fixture.passGracePeriod()
@@ -92,10 +78,10 @@ extension Adversarial {
         /// turn, and the counts stay right.
         @Test func aDiscardedTrackFreesItsSlotForTheNext() {
             let fixture = LedgerFixture()
-            let first = fixture.run { SlotOwner() }
+            let first = fixture.run { TrackedOwner() }
             first.bag.track(first)  // discarded
             #expect(fixture.ledger.counters.owners == 1)
-            let others = fixture.run { (0..<3).map { _ in SlotOwner() } }
+            let others = fixture.run { (0..<3).map { _ in TrackedOwner() } }
             #expect(fixture.ledger.counters.owners == 4)
             for other in others { other.bag.end() }
             first.bag.end()
