@@ -77,10 +77,12 @@ struct LedgerState {
     ) -> OwnerRecord {
         let key = takeKey()
         let tag = ownerNames.nextTag(for: type)
-        let record = OwnerRecord(
-            key: key, slot: owners.nextSlot, tag: tag, siteIndex: sites.index(of: site), created: now,
-            parent: parent, parentLink: parentLink)
-        owners.insert(OwnerBook(record))
+        let siteIndex = sites.index(of: site)
+        let record = owners.add { slot in
+            OwnerRecord(
+                key: key, slot: slot, tag: tag, siteIndex: siteIndex, created: now, parent: parent,
+                parentLink: parentLink)
+        }
         counters.owners += 1
         return record
     }

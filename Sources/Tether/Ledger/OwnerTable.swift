@@ -8,19 +8,19 @@ struct OwnerTable {
     /// The slots free for reuse, the last freed on top.
     private var free: [Int] = []
 
-    /// The slot the next owner's record is to name.
-    var nextSlot: Int { free.last ?? slots.count }
-
     /// The books, in no order.
     var values: some Sequence<LedgerState.OwnerBook> { slots.lazy.compactMap { $0 } }
 
-    /// Follows an owner, in the slot its record names (``nextSlot``, taken when it was made).
-    mutating func insert(_ book: consuming LedgerState.OwnerBook) {
-        let slot = book.record.slot
-        guard slot < slots.count else { return slots.append(book) }
-        precondition(free.last == slot, "an owner takes the next free slot")
-        free.removeLast()
-        slots[slot] = consume book
+    /// Follows a new owner: `make` makes its record, which names the slot it is given.
+    mutating func add(_ make: (_ slot: Int) -> OwnerRecord) -> OwnerRecord {
+        let slot = free.popLast() ?? slots.count
+        let record = make(slot)
+        if slot == slots.count {
+            slots.append(LedgerState.OwnerBook(record))
+        } else {
+            slots[slot] = LedgerState.OwnerBook(record)
+        }
+        return record
     }
 
     /// The slot of the owner `handle` names; nil when that owner is not followed.
