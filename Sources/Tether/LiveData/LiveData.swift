@@ -1,8 +1,9 @@
 /// A value holder whose observers are held weakly and removed when their ``DisposeBag`` ends.
 ///
 /// Publish a value and every registered completion receives it; a completion added later
-/// receives the current value as it is added (see below for an addition during a dispatch). Observers are held weakly: an observer that is gone is
-/// never called again and its registrations are pruned. The bag given to
+/// receives the current value as it is added (see below for an addition during a dispatch).
+/// Observers are held weakly: an observer that is gone is never called again and its
+/// registrations are pruned. The bag given to
 /// ``add(observer:disposeBag:fileID:line:completion:)`` bounds each registration: when the bag is
 /// disposed or deinitializes, the registration is removed. An observer that tracks the bag (the
 /// usual case, as below) holds it, so the bag's end is the observer's: such a registration is not
@@ -26,9 +27,10 @@
 /// Delivery is synchronous and ordered. Completions run on the publishing thread, in order of
 /// registration, before ``publish(value:)`` returns — unless a dispatch is already in progress
 /// (a publish or an addition from inside a completion, or a concurrent one from another thread):
-/// then the dispatch in progress delivers, starting over, before it returns. A newer value supersedes
-/// an older one mid-dispatch: no observer receives an older value after a newer one, and every
-/// observer ends on the newest. Publishing, adding and removing from inside a completion are safe.
+/// then the dispatch in progress delivers, starting over, before it returns. A newer value
+/// supersedes an older one mid-dispatch: no observer receives an older value after a newer one,
+/// and every observer ends on the newest. Publishing, adding and removing from inside a
+/// completion are safe.
 ///
 /// Thread-safe; `Sendable` when `T` is. Completions are `@Sendable` because they may run on any
 /// publishing thread. A `@MainActor` observer that publishes on the main actor reads its state in
