@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Not `Sendable` (it holds any observer, weakly): slots are shared only through their storage's
 /// lock box. What a dispatch reads outside the lock is immutable, a weak reference or an atomic;
-/// `link` and `lifecycleToken` are read and written under the storage's lock.
+/// what ties it to its lifetime and lifecycle is in the storage's locked state.
 @usableFromInline
 final class LiveDataSlot<T> {
     @usableFromInline
@@ -55,10 +55,6 @@ final class LiveDataSlot<T> {
     @usableFromInline let delivered = Atomic<UInt64>(0)
     @usableFromInline let entry: LedgerEntry?
     @usableFromInline let activation: Activation
-    /// What ties the registration to its lifetime, once bound. Under the storage's lock.
-    var link: LifetimeLink?
-    /// The lifecycle subscription of a lifecycle-bound registration. Under the storage's lock.
-    var lifecycleToken: AnyCancellable?
 
     init(
         key: UInt64, observer: AnyObject, checksObserver: Bool, entry: LedgerEntry?,

@@ -22,12 +22,29 @@ extension LiveDataStorage {
         }
     }
 
+    /// What ties a listed registration to its lifetime and its lifecycle, once bound.
+    @usableFromInline
+    struct Ties {
+        var link: LifetimeLink?
+        /// The lifecycle subscription of a lifecycle-bound registration.
+        var lifecycleToken: AnyCancellable?
+    }
+
+    /// A registration taken out of the list, with its ties, to finish after unlocking.
+    @usableFromInline
+    struct Leaving {
+        @usableFromInline let slot: Slot
+        @usableFromInline let ties: Ties
+    }
+
     @usableFromInline
     struct State {
         @usableFromInline var value: T?
         @usableFromInline var version: UInt64
         /// In order of registration (increasing keys).
         @usableFromInline var slots: [Slot] = []
+        /// The ties of every listed registration, by key.
+        var ties: [UInt64: Ties] = [:]
         @usableFromInline var nextKey: UInt64 = 0
         @usableFromInline var dispatch = DispatchPhase.idle
 
@@ -59,26 +76,32 @@ extension LiveDataStorage {
             return Round(value: value, version: version, slots: slots)
         }
 
-        /// Takes the registrations of `leaving` that are still listed out of the list.
+        /// Lists a new registration, inactive; returns it.
+        mutating func list(_ makeSlot: (_ key: UInt64) -> Slot) -> Slot {
+            let slot = makeSlot(nextKey)
+            nextKey += 1
+            slots.append(slot)
+            ties[slot.key] = Ties()
+            return slot
+        }
+
+        /// Takes those of `departing` that are still listed out of the list.
         @usableFromInline
-        mutating func remove(_ leaving: [Slot]) -> [Slot] {
-            leaving.filter { slot in
-                guard let index = slots.firstIndex(where: { $0 === slot }) else { return false }
-                _ = take(at: index)
-                return true
+        mutating func remove(_ departing: [Slot]) -> [Leaving] {
+            departing.compactMap { slot in
+                slots.firstIndex { $0 === slot }.map { take(at: $0) }
             }
         }
 
         /// Takes registration `key` out of the list.
-        mutating func remove(key: UInt64) -> Slot? {
-            guard let index = slots.firstIndex(where: { $0.key == key }) else { return nil }
-            return take(at: index)
+        mutating func remove(key: UInt64) -> Leaving? {
+            slots.firstIndex { $0.key == key }.map { take(at: $0) }
         }
 
-        mutating func take(at index: Int) -> Slot {
+        private mutating func take(at index: Int) -> Leaving {
             let slot = slots.remove(at: index)
             slot.status.store(.removed, ordering: .relaxed)
-            return slot
+            return Leaving(slot: slot, ties: ties.removeValue(forKey: slot.key) ?? Ties())
         }
     }
 }

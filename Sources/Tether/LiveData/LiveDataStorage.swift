@@ -131,12 +131,11 @@ final class LiveDataStorage<T>: Sendable {
         }
         // Listed inactive: no dispatch calls it before it is bound to its lifetime.
         let slot = state.withLock { state in
-            let slot = Slot(
-                key: state.nextKey, observer: observer, checksObserver: checksObserver, entry: entry,
-                activation: activation, completion: completion)
-            state.nextKey += 1
-            state.slots.append(slot)
-            return slot
+            state.list { key in
+                Slot(
+                    key: key, observer: observer, checksObserver: checksObserver, entry: entry,
+                    activation: activation, completion: completion)
+            }
         }
         let key = slot.key
         var start = false
@@ -144,8 +143,8 @@ final class LiveDataStorage<T>: Sendable {
             lifetime, entry: entry, removal: { [weak self] in self?.detach(key: key, .lifetimeEnded) }
         ) { link in
             state.withLock { state in
-                guard slot.status.load(ordering: .relaxed) != .removed else { return false }
-                slot.link = link
+                guard state.ties[key] != nil else { return false }
+                state.ties[key]?.link = link
                 if case .always = activation {
                     slot.status.store(.active, ordering: .relaxed)
                     start = state.claimDispatch()
@@ -160,8 +159,8 @@ final class LiveDataStorage<T>: Sendable {
     /// Stores the lifecycle subscription of registration `key`; cancels it if `key` is gone.
     func attach(_ token: AnyCancellable, to key: UInt64) {
         let stored = state.withLock { state in
-            guard let slot = state.slots.first(where: { $0.key == key }) else { return false }
-            slot.lifecycleToken = token
+            guard state.ties[key] != nil else { return false }
+            state.ties[key]?.lifecycleToken = token
             return true
         }
         if !stored { token.cancel() }
@@ -193,32 +192,28 @@ final class LiveDataStorage<T>: Sendable {
         var loaded: [AnyObject?] = []
         let removed = state.withLock { state in
             loaded = state.slots.map(\.observer)
-            return state.remove(zip(state.slots, loaded).filter { $1 == nil || $1 === observer }.map(\.0))
+            return state.remove(
+                zip(state.slots, loaded).compactMap { slot, held in
+                    held == nil || held === observer ? slot : nil
+                })
         }
         finish(removed, .removed)
         withExtendedLifetime(loaded) {}
     }
 
     private func detach(key: UInt64, _ departure: Departure) {
-        if let slot = state.withLock({ $0.remove(key: key) }) { finish([slot], departure) }
+        if let leaving = state.withLock({ $0.remove(key: key) }) { finish([leaving], departure) }
     }
 
     /// After unlocking: cancels lifecycle subscriptions, cuts links to lifetimes, ends entries;
-    /// the completions are released when `removed` goes.
+    /// the completions are released when `leaving` goes.
     @usableFromInline
-    func finish(_ removed: [Slot], _ departure: Departure) {
-        // A slot's links are read under the lock, where a registration still binding writes them.
-        let links = state.withLock { _ in
-            removed.map { slot in
-                defer { slot.lifecycleToken = nil }
-                return (slot.lifecycleToken, slot.link, slot.entry)
-            }
-        }
-        for (lifecycleToken, link, entry) in links {
-            lifecycleToken?.cancel()
+    func finish(_ leaving: [Leaving], _ departure: Departure) {
+        for registration in leaving {
+            registration.ties.lifecycleToken?.cancel()
             guard departure == .removed else { continue }
-            link?.cut()
-            entry?.end(.ended)
+            registration.ties.link?.cut()
+            registration.slot.entry?.end(.ended)
         }
     }
 }

@@ -17,7 +17,9 @@ import Synchronization
 /// released (releasing a closure can run a `deinit` that comes back here).
 ///
 /// `@unchecked Sendable`: `lock` protects `value`, which is read and written only inside
-/// ``withLock(_:)``.
+/// ``withLock(_:)``. Unlike NIO's box it asks nothing of `Value` (it exists to hold what is not
+/// `Sendable`), so the compiler checks nothing that goes in or comes out: a caller that carries a
+/// value out of the box to another thread says why, where it does.
 @usableFromInline
 final class LockedBox<Value>: @unchecked Sendable {
     @usableFromInline let lock = Mutex(())
