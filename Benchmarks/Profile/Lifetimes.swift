@@ -48,6 +48,37 @@ func interleavedLifetimes(rounds: Int, ledger: Ledger) {
         [("not reporting", binding(in: plain)), ("reporting", binding(in: reported))])
 }
 
+/// Who watches the ledger of `bindAndEnd(_:_:_:)`: the Inspector suite's and the MetricsReporting
+/// suite's two sides.
+enum LedgerWatch {
+    case none
+    case servedToNoClient
+    case reportedToPrometheus
+}
+
+/// Binds and ends `count` owners' subscriptions, one after the other, in a ledger that `watch`
+/// watches, for callgrind: the instructions of the server's or the reporter's threads count too.
+func bindAndEnd(_ count: Int, _ subject: PassthroughSubject<Int, Never>, watchedBy watch: LedgerWatch) {
+    let ledger = Ledger()
+    let stop: () -> Void
+    switch watch {
+    case .none:
+        stop = {}
+    case .servedToNoClient:
+        guard let serving = serveToNoClient(ledger) else { exit(1) }
+        stop = serving.stop
+    case .reportedToPrometheus:
+        let reporting = ledger.reportMetrics(
+            to: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
+        stop = { reporting.cancel() }
+    }
+    Ledger.$current.withValue(ledger) {
+        for _ in 0..<count { _ = BagOwner(subject) }
+    }
+    stop()
+    print(ledger.counters)
+}
+
 /// A ledger served on a socket in a temporary directory of its own.
 private struct Serving {
     let server: LedgerServer

@@ -1,7 +1,8 @@
 // Runs one benchmarked operation N times, outside package-benchmark, for valgrind's callgrind
 // (which cannot run under the malloc interposer). See README.md, "Profiling a miss".
 //
-//     tether-bench-profile bind-and-end raw|ledger-on|ledger-off [count]
+//     tether-bench-profile bind-and-end raw|ledger-on|ledger-off|unwatched|served|reported [count]
+//         (ledger on, served to no client, reported through swift-metrics, or neither)
 //     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
 //     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink raw [count]
 //         (the alternative: a closure array, weak boxes, a CurrentValueSubject, raw sinks, a Task per value)
@@ -157,6 +158,13 @@ func tetherAsyncSink(_ subject: PassthroughSubject<Int, Never>, _ done: Countdow
             for _ in 0..<count { _ = BagOwner(subject) }
         }
         print(ledger.counters)
+    case "unwatched":
+        // The served and reported pairs' alternative: the same code, its ledger watched by none.
+        bindAndEnd(count, subject, watchedBy: .none)
+    case "served":
+        bindAndEnd(count, subject, watchedBy: .servedToNoClient)
+    case "reported":
+        bindAndEnd(count, subject, watchedBy: .reportedToPrometheus)
     default:
         print("unknown mode \(arguments[2])")
         exit(2)
