@@ -9,12 +9,13 @@ import Darwin
 #endif
 
 /// Runs a program on a pseudo-terminal for end-to-end tests: send it keys, read what it
-/// drew, wait until a condition on the output holds, check how it exited.
+/// drew until a condition on the output holds, check how it exited.
 ///
 /// The program gets a new session with the terminal as its controlling tty (or, with
 /// `controllingTerminal: false`, only a new process group, so a hang-up sends it no SIGHUP),
-/// a window size and an environment. `waitUntil` polls the output until the condition holds or the
-/// timeout (a failure bound, not a sleep) passes. Not `Sendable`: use it from one task.
+/// a window size and an environment. `readUntil` reads the output until the condition holds and
+/// says whether it did: its timeout is a failure bound, not a sleep, and the caller `#expect`s
+/// the answer. Not `Sendable`: use it from one task.
 /// Killing the child (SIGKILL) and closing the terminal happen at deinit if the test did not.
 public final class PseudoTerminal {
     public enum SpawnError: Error, CustomStringConvertible {
@@ -193,9 +194,9 @@ public final class PseudoTerminal {
         return emulator.lines
     }
 
-    /// Waits until the screen shows `text` on one row.
-    public func waitForScreen(_ text: String, timeout: Duration = .seconds(15)) -> Bool {
-        waitUntil(timeout: timeout) { _ in self.screenLines.contains { $0.contains(text) } }
+    /// Reads until the screen shows `text` on one row; false if `timeout` passes first.
+    public func readUntil(screenShows text: String, timeout: Duration = .seconds(15)) -> Bool {
+        readUntil(timeout: timeout) { _ in self.screenLines.contains { $0.contains(text) } }
     }
 
     /// Reads what is available, waiting up to `milliseconds` for something to arrive.
@@ -223,9 +224,9 @@ public final class PseudoTerminal {
         return readSomething || termination == nil
     }
 
-    /// Polls the output until `condition` holds; false if `timeout` passes first or the
-    /// program ends without it holding.
-    public func waitUntil(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) -> Bool {
+    /// Reads the output until `condition` holds of it (as ``outputText``); false if `timeout`
+    /// passes first or the program ends without it holding.
+    public func readUntil(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
             if condition(outputText) { return true }
@@ -234,9 +235,12 @@ public final class PseudoTerminal {
         }
     }
 
-    /// Waits until the output contains `text`.
-    public func waitFor(_ text: String, since mark: Int = 0, timeout: Duration = .seconds(15)) -> Bool {
-        waitUntil(timeout: timeout) { _ in self.outputText(since: mark).contains(text) }
+    /// Reads until the output from byte offset `mark` on contains `text`, escape sequences
+    /// included (a word the program wrote in pieces is found by ``readUntil(screenShows:timeout:)``).
+    public func readUntil(
+        outputContains text: String, since mark: Int = 0, timeout: Duration = .seconds(15)
+    ) -> Bool {
+        readUntil(timeout: timeout) { _ in self.outputText(since: mark).contains(text) }
     }
 
     /// Waits for the program to end, reading its remaining output; nil on timeout.

@@ -7,7 +7,8 @@ import TerminalUI
 /// read.
 ///
 /// A screen diffing renderer writes only the cells that changed, so a sentence on screen is
-/// rarely a run of the output bytes; `PseudoTerminal.waitForScreen(_:)` asks this instead.
+/// rarely a run of the output bytes; `PseudoTerminal.readUntil(screenShows:timeout:)` asks this
+/// instead.
 /// Feed it bytes as they come (a sequence may be split across reads). Not `Sendable`: one owner.
 public struct TerminalScreen {
     public private(set) var size: Size

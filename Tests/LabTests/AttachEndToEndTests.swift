@@ -34,35 +34,36 @@ import Darwin
         let lab = try LabTerminal.serving(at: path)
         #expect(socketMode(path) == 0o600, "only this user can attach")
         let attach = try LabTerminal.attach(path)
-        #expect(attach.waitForScreen("tether-lab  pid \(lab.pid)  ● connected"))
+        #expect(attach.readUntil(screenShows: "tether-lab  pid \(lab.pid)  ● connected"))
 
         lab.send(.character("m"))
         lab.send(.character("1"))
-        #expect(lab.waitForScreen("Orientation (leaky)"))
+        #expect(lab.readUntil(screenShows: "Orientation (leaky)"))
         lab.send(.escape)
         #expect(
-            attach.waitForScreen("OrientationViewModel ← task OrientationViewModel.swift:46"),
+            attach.readUntil(screenShows: "OrientationViewModel ← task OrientationViewModel.swift:46"),
             "the leak group")
-        #expect(attach.waitForScreen("leak found at"), "the leak message")
-        #expect(attach.waitForScreen("▾ OrientationViewModel#1 LEAKED"))
+        #expect(attach.readUntil(screenShows: "leak found at"), "the leak message")
+        #expect(attach.readUntil(screenShows: "▾ OrientationViewModel#1 LEAKED"))
         attach.send(.down)
         attach.send(.enter)
-        #expect(attach.waitForScreen("Leak report — Esc closes"))
-        #expect(attach.waitForScreen("fix: store the task in the owner's bag"))
+        #expect(attach.readUntil(screenShows: "Leak report — Esc closes"))
+        #expect(attach.readUntil(screenShows: "fix: store the task in the owner's bag"))
         attach.send(.escape)
         attach.send(.down)
         attach.send(.left)
-        #expect(attach.waitForScreen("> ▸ OrientationViewModel#1 LEAKED"), "← folds the selected owner")
+        #expect(
+            attach.readUntil(screenShows: "> ▸ OrientationViewModel#1 LEAKED"), "← folds the selected owner")
         attach.send("/zzz")
-        #expect(attach.waitForScreen("nothing matches"), "/ filters")
+        #expect(attach.readUntil(screenShows: "nothing matches"), "/ filters")
         attach.send(.escape)
-        #expect(attach.waitForScreen("▸ OrientationViewModel#1 LEAKED"))
+        #expect(attach.readUntil(screenShows: "▸ OrientationViewModel#1 LEAKED"))
 
         lab.send(.character("q"))
         #expect(lab.waitForExit() == .exited(0))
-        #expect(attach.waitUntil { _ in socketMode(path) == nil }, "cleanup on quit")
-        #expect(attach.waitForScreen("disconnected: the server closed the connection."))
-        #expect(attach.waitForScreen("▸ OrientationViewModel#1 LEAKED"), "the last state stays on screen")
+        #expect(attach.readUntil { _ in socketMode(path) == nil }, "cleanup on quit")
+        #expect(attach.readUntil(screenShows: "disconnected: the server closed the connection."))
+        #expect(attach.readUntil(screenShows: "▸ OrientationViewModel#1 LEAKED"), "the last state stays")
 
         let mark = attach.output.count
         attach.send(.character("q"))
@@ -76,21 +77,21 @@ import Darwin
     @Test func aGrowingSiteInTheServingLabAppearsInAttach() throws {
         let lab = try LabTerminal.serving(at: path)
         let attach = try LabTerminal.attach(path)
-        #expect(attach.waitForScreen("tether-lab  pid \(lab.pid)  ● connected"))
+        #expect(attach.readUntil(screenShows: "tether-lab  pid \(lab.pid)  ● connected"))
         lab.send(.character("m"))
         for _ in 0..<3 {
             lab.send(.character("7"))
-            #expect(lab.waitForScreen("Accumulation (leaky)"))
+            #expect(lab.readUntil(screenShows: "Accumulation (leaky)"))
             lab.send(.escape)
-            #expect(lab.waitForScreen("> 7  Accumulation"))
+            #expect(lab.readUntil(screenShows: "> 7  Accumulation"))
         }
-        #expect(attach.waitForScreen("Growing: 1 site"))
-        #expect(attach.waitForScreen("AppSession#1 ← AccumulationViewModel.swift:"))
-        #expect(attach.waitForScreen("3 live +1/rep"))
+        #expect(attach.readUntil(screenShows: "Growing: 1 site"))
+        #expect(attach.readUntil(screenShows: "AppSession#1 ← AccumulationViewModel.swift:"))
+        #expect(attach.readUntil(screenShows: "3 live +1/rep"))
         attach.send(.down)
         attach.send(.enter)
-        #expect(attach.waitForScreen("Growth report — Esc closes"))
-        #expect(attach.waitForScreen("AppSession#1 grows: 3 subscriptions"))
+        #expect(attach.readUntil(screenShows: "Growth report — Esc closes"))
+        #expect(attach.readUntil(screenShows: "AppSession#1 grows: 3 subscriptions"))
         lab.send(.character("q"))
         #expect(lab.waitForExit() == .exited(0))
         attach.send(.escape)
@@ -105,16 +106,16 @@ import Darwin
         let attach = try LabTerminal.attach(path)
         first.signal(SIGKILL)
         #expect(first.waitForExit() == .signaled(SIGKILL))
-        #expect(attach.waitForScreen("● disconnected"))
+        #expect(attach.readUntil(screenShows: "● disconnected"))
         #expect(socketMode(path) != nil, "the killed lab's socket is stale")
         #expect(
-            attach.waitForScreen("connection refused (nothing serves it: a stale socket?)"),
+            attach.readUntil(screenShows: "connection refused (nothing serves it: a stale socket?)"),
             "the retries say why")
 
         let second = try LabTerminal.serving(at: path)
-        #expect(attach.waitForScreen("tether-lab is back (pid \(second.pid), was \(first.pid))"))
+        #expect(attach.readUntil(screenShows: "tether-lab is back (pid \(second.pid), was \(first.pid))"))
         second.send(.character("1"))
-        #expect(attach.waitForScreen("OrientationViewModel#1 alive"), "the new lab's ledger")
+        #expect(attach.readUntil(screenShows: "OrientationViewModel#1 alive"), "the new lab's ledger")
 
         let mark = attach.output.count
         attach.signal(SIGTERM)

@@ -31,40 +31,40 @@ import Darwin
         -> PseudoTerminal
     {
         let pty = try start(size: size, environment: environment)
-        #expect(pty.waitFor("Scenarios"))
-        #expect(pty.waitFor("Inspector"))
-        #expect(pty.waitUntil { _ in !pty.isCooked }, "the lab reads keys in raw mode")
+        #expect(pty.readUntil(outputContains: "Scenarios"))
+        #expect(pty.readUntil(outputContains: "Inspector"))
+        #expect(pty.readUntil { _ in !pty.isCooked }, "the lab reads keys in raw mode")
         return pty
     }
 
     @Test func homeIsDrawnAndKeysChangeTheScreen() throws {
         let pty = try startHome()
-        #expect(pty.waitFor("Tether Lab"))
-        #expect(pty.waitFor("Orientation"))
+        #expect(pty.readUntil(outputContains: "Tether Lab"))
+        #expect(pty.readUntil(outputContains: "Orientation"))
         var mark = pty.output.count
         pty.send(.character("1"))
-        #expect(pty.waitFor("Orientation (bound)", since: mark))
-        #expect(pty.waitFor("Portrait from publisher", since: mark))
+        #expect(pty.readUntil(outputContains: "Orientation (bound)", since: mark))
+        #expect(pty.readUntil(outputContains: "Portrait from publisher", since: mark))
         mark = pty.output.count
         pty.send(.character("r"))
-        #expect(pty.waitFor("landscapeLeft", since: mark))
+        #expect(pty.readUntil(outputContains: "landscapeLeft", since: mark))
         mark = pty.output.count
         pty.send(.escape)
-        #expect(pty.waitFor("dismissed", since: mark))
+        #expect(pty.readUntil(outputContains: "dismissed", since: mark))
         mark = pty.output.count
         pty.send(.character("m"))
-        #expect(pty.waitFor("leaky", since: mark))
+        #expect(pty.readUntil(outputContains: "leaky", since: mark))
         mark = pty.output.count
         pty.send(.character("1"))
-        #expect(pty.waitFor("Orientation (leaky)", since: mark))
+        #expect(pty.readUntil(outputContains: "Orientation (leaky)", since: mark))
         mark = pty.output.count
         pty.send(.escape)
         #expect(
-            pty.waitFor("OrientationViewModel.swift:", since: mark),
+            pty.readUntil(outputContains: "OrientationViewModel.swift:", since: mark),
             "the leak is named after the grace period")
         mark = pty.output.count
         pty.send(.character("?"))
-        #expect(pty.waitFor("Rotate the device", since: mark))
+        #expect(pty.readUntil(outputContains: "Rotate the device", since: mark))
         pty.send(.escape)
         pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
@@ -76,9 +76,9 @@ import Darwin
     func startTypingAFilter() throws -> PseudoTerminal {
         let pty = try startHome()
         pty.send(.tab)
-        #expect(pty.waitForScreen("keys here"))
+        #expect(pty.readUntil(screenShows: "keys here"))
         pty.send("/")
-        #expect(pty.waitForScreen("filter: _"))
+        #expect(pty.readUntil(screenShows: "filter: _"))
         return pty
     }
 
@@ -87,11 +87,11 @@ import Darwin
     @Test func aCharacterSplitBetweenReadsIsTyped() throws {
         let pty = try startTypingAFilter()
         pty.send([UInt8(ascii: "a"), 0xC3])  // "a", and the first byte of "é"
-        #expect(pty.waitForScreen("filter: a_"))
+        #expect(pty.readUntil(screenShows: "filter: a_"))
         pty.send([0xA9, UInt8(ascii: "b")])  // the rest of "é", and "b"
-        #expect(pty.waitForScreen("filter: aéb_"))
+        #expect(pty.readUntil(screenShows: "filter: aéb_"))
         pty.send("q")
-        #expect(pty.waitForScreen("filter: aébq_"))
+        #expect(pty.readUntil(screenShows: "filter: aébq_"))
         pty.send(.ctrl("c"))
         #expect(pty.waitForExit() == .exited(0))
     }
@@ -100,7 +100,7 @@ import Darwin
     @Test func keysAfterABadByteAreTyped() throws {
         let pty = try startTypingAFilter()
         pty.send([0xFF, UInt8(ascii: "x"), 0xE9, UInt8(ascii: "y")])
-        #expect(pty.waitForScreen("filter: xy_"))
+        #expect(pty.readUntil(screenShows: "filter: xy_"))
         pty.send(.ctrl("c"))
         #expect(pty.waitForExit() == .exited(0))
     }
@@ -108,7 +108,7 @@ import Darwin
     @Test func quitRestoresTheTerminal() throws {
         let pty = try startHome()
         pty.send(.character("1"))
-        #expect(pty.waitFor("Orientation (bound)"))
+        #expect(pty.readUntil(outputContains: "Orientation (bound)"))
         let mark = pty.output.count
         pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
@@ -145,7 +145,7 @@ import Darwin
         let expected = headless.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(
             String.init)
         #expect(
-            pty.waitUntil { _ in
+            pty.readUntil { _ in
                 pty.screenLines == Array(expected.prefix(40))
                     + Array(repeating: "", count: max(0, 40 - expected.count))
             })
@@ -190,10 +190,12 @@ import Darwin
 
     @Test func tooSmallSaysHowBigItMustBe() throws {
         let pty = try start(size: Size(width: 60, height: 15))
-        #expect(pty.waitFor("needs 80×24, have 60×15"))
+        #expect(pty.readUntil(outputContains: "needs 80×24, have 60×15"))
         let mark = pty.output.count
         pty.resize(to: Size(width: 100, height: 30))
-        #expect(pty.waitFor("Scenarios", since: mark), "growing the terminal brings the lab back")
+        #expect(
+            pty.readUntil(outputContains: "Scenarios", since: mark),
+            "growing the terminal brings the lab back")
         pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
         #expect(pty.isCooked)
@@ -203,9 +205,11 @@ import Darwin
         let pty = try startHome(environment: ["NO_COLOR": "1"])
         pty.send(.character("m"))
         pty.send(.character("1"))
-        #expect(pty.waitFor("Orientation (leaky)"))
+        #expect(pty.readUntil(outputContains: "Orientation (leaky)"))
         pty.send(.escape)
-        #expect(pty.waitFor("OrientationViewModel.swift:"), "a leak, which color would paint red")
+        #expect(
+            pty.readUntil(outputContains: "OrientationViewModel.swift:"),
+            "a leak, which color would paint red")
         pty.send(.character("q"))
         #expect(pty.waitForExit() == .exited(0))
         let colors = Self.colorParameters(in: pty.outputText)
@@ -248,9 +252,9 @@ extension EndToEndTests {
             #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s at home")
 
             pty.send(.character("1"))
-            #expect(pty.waitFor("Orientation (bound)"))
+            #expect(pty.readUntil(outputContains: "Orientation (bound)"))
             pty.send(.escape)
-            #expect(pty.waitFor("dismissed"))
+            #expect(pty.readUntil(outputContains: "dismissed"))
             base.idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
             before = try #require(pty.voluntaryContextSwitches)
             let mainBefore = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
@@ -292,9 +296,9 @@ extension EndToEndTests {
 
             lab.send(.character("m"))
             lab.send(.character("1"))
-            #expect(lab.waitForScreen("Orientation (leaky)"))
+            #expect(lab.readUntil(screenShows: "Orientation (leaky)"))
             lab.send(.escape)
-            #expect(attach.waitForScreen("OrientationViewModel#1 LEAKED"))
+            #expect(attach.readUntil(screenShows: "OrientationViewModel#1 LEAKED"))
             base.idle([lab, attach], for: .milliseconds(600))
             labBefore = try #require(lab.voluntaryContextSwitches)
             attachBefore = try #require(attach.voluntaryContextSwitches)

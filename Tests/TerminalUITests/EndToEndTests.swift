@@ -49,7 +49,7 @@ private func repaintedBackgroundCount(_ pty: PseudoTerminal, size: Size) -> Int?
     let mark = pty.output.count
     pty.resize(to: size)
     var count: Int?
-    _ = pty.waitUntil { _ in
+    _ = pty.readUntil { _ in
         let text = pty.outputText(since: mark)
         guard let r = text.range(of: "background: ") else { return false }
         let digits = text[r.upperBound...].prefix { $0.isASCII && $0.isNumber }
@@ -106,12 +106,12 @@ private func colorParameters(in output: String) -> [Int] {
 @Suite(.serialized) struct EndToEndTests {
     @Test func drawsPresentsAndQuitsRestoringTheTerminal() throws {
         let pty = try startDemo()
-        #expect(pty.waitFor("Counter"))
-        #expect(pty.waitFor("last sheet result: none"))
+        #expect(pty.readUntil(outputContains: "Counter"))
+        #expect(pty.readUntil(outputContains: "last sheet result: none"))
         #expect(!pty.isCooked)
         pty.send("+")
         pty.send(.enter)
-        #expect(pty.waitFor("A sheet over count 1"))
+        #expect(pty.readUntil(outputContains: "A sheet over count 1"))
         let mark = pty.output.count
         pty.send("q")
         #expect(pty.waitForExit() == .exited(0))
@@ -122,7 +122,7 @@ private func colorParameters(in output: String) -> [Int] {
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aSignalRestoresTheTerminalAndEndsByIt(signal: Int32) throws {
         let pty = try startDemo()
-        #expect(pty.waitFor("last sheet result: none"))
+        #expect(pty.readUntil(outputContains: "last sheet result: none"))
         let mark = pty.output.count
         pty.signal(signal)
         #expect(pty.waitForExit() == .signaled(signal))
@@ -143,7 +143,7 @@ private func colorParameters(in output: String) -> [Int] {
 
     @Test func ctrlCQuits() throws {
         let pty = try startDemo()
-        #expect(pty.waitFor("last sheet result: none"))
+        #expect(pty.readUntil(outputContains: "last sheet result: none"))
         pty.send(.ctrl("c"))
         #expect(pty.waitForExit() == .exited(0))
         #expect(pty.isCooked)
@@ -151,23 +151,23 @@ private func colorParameters(in output: String) -> [Int] {
 
     @Test func tooSmallSaysWhatItNeedsUntilItGrows() throws {
         let pty = try startDemo(size: Size(width: 20, height: 5))
-        #expect(pty.waitFor("needs 30×8, have"))
-        #expect(pty.waitFor("20×5"))
+        #expect(pty.readUntil(outputContains: "needs 30×8, have"))
+        #expect(pty.readUntil(outputContains: "20×5"))
         let mark = pty.output.count
         pty.resize(to: Size(width: 60, height: 14))
-        #expect(pty.waitFor("Counter", since: mark))
+        #expect(pty.readUntil(outputContains: "Counter", since: mark))
         pty.send("q")
         #expect(pty.waitForExit() == .exited(0))
     }
 
     @Test func noColorDrawsWithoutColorSequences() throws {
         let pty = try startDemo(environment: ["NO_COLOR": "1"])
-        #expect(pty.waitFor("last sheet result: none"))
+        #expect(pty.readUntil(outputContains: "last sheet result: none"))
         pty.send("q")
         #expect(pty.waitForExit() == .exited(0))
         #expect(colorParameters(in: pty.outputText).isEmpty)
         let colored = try startDemo()
-        #expect(colored.waitFor("last sheet result: none"))
+        #expect(colored.readUntil(outputContains: "last sheet result: none"))
         colored.send("q")
         #expect(colored.waitForExit() == .exited(0))
         #expect(!colorParameters(in: colored.outputText).isEmpty)
@@ -186,17 +186,17 @@ private func colorParameters(in output: String) -> [Int] {
         let lines = pty.outputText.split(whereSeparator: \.isNewline)
         #expect(lines.count == 1)
         #expect(pty.outputText.contains("--headless"))
-        #expect(pty2.waitFor("code=2"))
+        #expect(pty2.readUntil(outputContains: "code=2"))
     }
 
     @Test func ncursesStaysOnTheMainThreadThroughKeysResizesAndBackgroundRedraws() throws {
         // Debug builds trap when ncurses is called off the main OS thread, so a clean exit
         // after all this proves it stayed there.
         let pty = try startDemo()
-        #expect(pty.waitFor("background: 0"))
+        #expect(pty.readUntil(outputContains: "background: 0"))
         pty.send("+")
         pty.send(.enter)
-        #expect(pty.waitFor("A sheet over count 1"))
+        #expect(pty.readUntil(outputContains: "A sheet over count 1"))
         pty.send(.escape)
         let sizes = [Size(width: 50, height: 12), Size(width: 60, height: 14)]
         var resizes = 0
@@ -236,7 +236,7 @@ private func colorParameters(in output: String) -> [Int] {
         let pty = try startDemo(environment: [
             "SWIFT_BACKTRACE": backtrace ? "enable=yes,interactive=no" : "enable=no"
         ])
-        #expect(pty.waitFor("last sheet result: none"))
+        #expect(pty.readUntil(outputContains: "last sheet result: none"))
         #expect(!pty.isCooked)
         let mark = pty.output.count
         pty.signal(signal)
@@ -261,12 +261,12 @@ extension EndToEndTests {
         @Test func escDismissesWithoutTheOneSecondDelay() throws {
             let pty = try startDemo()
             pty.send(.enter)
-            #expect(pty.waitFor("A sheet over"))
+            #expect(pty.readUntil(outputContains: "A sheet over"))
             let mark = pty.output.count
             let start = ContinuousClock.now
             pty.send(.escape)
             // Dismissing repaints what the sheet covered; ncurses' default Esc delay is 1 s.
-            #expect(pty.waitFor("😀", since: mark, timeout: .seconds(5)))
+            #expect(pty.readUntil(outputContains: "😀", since: mark, timeout: .seconds(5)))
             #expect(ContinuousClock.now - start < .milliseconds(900))
             pty.send("q")
             #expect(pty.waitForExit() == .exited(0))
@@ -274,9 +274,9 @@ extension EndToEndTests {
 
         @Test(.enabled(if: hasProcFS, "counts wake-ups in /proc")) func anIdleAppDoesNotWakeUp() throws {
             let pty = try startDemo()
-            #expect(pty.waitFor("last sheet result: none"))
+            #expect(pty.readUntil(outputContains: "last sheet result: none"))
             pty.send("+")
-            #expect(pty.waitFor("1"))
+            #expect(pty.readUntil(outputContains: "1"))
             // Let the frame after "+" settle; this window only asserts the absence of wake-ups.
             let settle = ContinuousClock.now + .milliseconds(300)
             while ContinuousClock.now < settle { pty.pump(milliseconds: 50) }
@@ -293,7 +293,7 @@ extension EndToEndTests {
             // Not the controlling terminal, so closing the master sends no SIGHUP: the input just
             // ends. Before the fix the read source fired forever and the process never exited.
             let pty = try startDemo(controllingTerminal: false)
-            #expect(pty.waitFor("last sheet result: none"))
+            #expect(pty.readUntil(outputContains: "last sheet result: none"))
             let start = ContinuousClock.now
             pty.hangUp()
             #expect(pty.waitForExit(timeout: .seconds(10)) == .exited(129))

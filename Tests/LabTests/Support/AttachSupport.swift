@@ -48,16 +48,16 @@ enum LabTerminal {
     /// A lab serving at `path`, home drawn and the socket in place.
     static func serving(at path: String) throws -> PseudoTerminal {
         let lab = try start(["--serve", path])
-        #expect(lab.waitForScreen("Scenarios"))
-        #expect(lab.waitUntil { _ in socketMode(path) != nil }, "the lab's socket")
+        #expect(lab.readUntil(screenShows: "Scenarios"))
+        #expect(lab.readUntil { _ in socketMode(path) != nil }, "the lab's socket")
         return lab
     }
 
     /// Attach watching `path`, connected and drawn.
     static func attach(_ path: String) throws -> PseudoTerminal {
         let attach = try start(["attach", path])
-        #expect(attach.waitForScreen("● connected"))
-        #expect(attach.waitForScreen("Owners: "))
+        #expect(attach.readUntil(screenShows: "● connected"))
+        #expect(attach.readUntil(screenShows: "Owners: "))
         return attach
     }
 
