@@ -60,13 +60,6 @@ enum LabTerminal {
         #expect(attach.readUntil(screenShows: "Owners: "))
         return attach
     }
-
-    /// Reads `pty`'s output for `duration` without sending anything: a window in which idleness
-    /// is measured.
-    static func idle(_ pty: PseudoTerminal, for duration: Duration) {
-        let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end { pty.pump() }
-    }
 }
 
 /// A lab run headless with `--serve`: it prints its dump, then serves its final state until its
