@@ -104,39 +104,38 @@ import Tether
         }
     }
 
-    // MARK: Screens
-
-    /// The sheet says what it teaches and that it takes three visits; its status counts what the
-    /// session holds.
-    @Test func theSheetSaysItTakesThreeVisits() async throws {
-        let lab = try await runLab("m 7 Esc 7", scenarios: Scenarios.all)
-        let text = lab.screenText
-        #expect(text.contains("Accumulation (leaky)"))
-        #expect(text.contains(".store(in: session.bag)"))
-        #expect(text.contains(".store(in: &session.cancellables)"))
-        #expect(text.contains("three visits"))
-        #expect(text.contains("subscription stored in AppSession#1's bag"))
-        #expect(text.contains("the session's bag holds 2 subscriptions from these sheets"))
+    /// Leaky, the sheet stores its subscription in the session's bag, which keeps the last
+    /// sheet's beside it; bound, in its own bag, and the session's stays empty.
+    @Test func theSheetStoresItsSubscriptionInTheBagItsModeSays() async throws {
+        let leaky = try await runLab("m 7 Esc 7 r", scenarios: Scenarios.all)
+        let stored = try leaky.viewModel(as: AccumulationViewModel.self)
+        #expect(stored.mode == .leaky)
+        #expect(stored.session.ownerID?.description == "AppSession#1")
+        #expect(stored.sessionSubscriptions == 2, "this sheet's and the last one's")
+        #expect(stored.received == 1)
+        let bound = try await runLab("7 Esc 7 r", scenarios: Scenarios.all)
+        let own = try bound.viewModel(as: AccumulationViewModel.self)
+        #expect(own.mode == .bound)
+        #expect(own.sessionSubscriptions == 0)
+        #expect(own.received == 1)
     }
 
-    /// The inspector lists the growing site above the leaks, and Enter on it opens its report.
-    @Test func theInspectorShowsTheGrowingSiteAndOpensItsReport() async throws {
-        // Wide enough for the whole line beside home.
-        let lab = try await runLab(
-            "m " + Self.visits(3), scenarios: Scenarios.all, size: Size(width: 200, height: 40))
-        let site = try leakySite()
-        var lines = lab.backend.trimmedTextLines
-        let growing = try #require(lines.firstIndex { $0.contains("Growing: 1 site") })
-        let leaks = try #require(lines.firstIndex { $0.contains("Leaks: none") })
-        #expect(growing < leaks, "Growing comes above the leaks")
-        #expect(lines[growing + 1].contains("AppSession#1 ← \(site) 3 live +1/rep"), "\(lines[growing + 1])")
-        await lab.run(try KeyScript.parse("Tab Enter"))
+    /// The inspector selects the growing site first — it comes above the leaks — and Enter on
+    /// it opens its report; closing the report is not a repetition.
+    @Test func theInspectorListsTheGrowingSiteFirstAndOpensItsReport() async throws {
+        let lab = try await runLab("m " + Self.visits(3) + " Tab", scenarios: Scenarios.all)
+        let inspector = lab.lab.inspector
+        let growth = try #require(inspector.content.growth.first)
+        #expect(inspector.content.growth.count == 1)
+        #expect(growth.owner.description == "AppSession#1")
+        #expect(growth.kind == .subscription)
+        #expect(growth.site.description == (try leakySite()))
+        #expect(growth.live == 3)
+        #expect(inspector.selection == InspectorContent.item(growth))
+        await lab.press(.enter)
         #expect(lab.dump().stack == ["home", "growth-report"])
-        lines = lab.backend.trimmedTextLines
-        #expect(lines.contains { $0.contains("Growth report") })
-        #expect(lines.contains { $0.contains("AppSession#1 grows: 3 subscriptions at \(site)") })
-        #expect(lines.contains { $0.contains("fix:") })
-        await lab.run(try KeyScript.parse("Esc"))
+        #expect(try lab.topScreen(as: GrowthReportScreen.self).report == growth)
+        await lab.press(.escape)
         #expect(lab.dump().stack == ["home"])
         #expect(lab.dump().growth.count == 1, "closing the report is not a repetition")
     }

@@ -6,8 +6,10 @@ import Tether
 @testable import Lab
 
 /// What the user reads in the lab's frame around the sheets: home's rows, the header's mode, the
-/// inspector's leak rows and focus, a leak report. The flows behind them are proved on state by
-/// `HeadlessFlowTests` and `LeakReportFlowTests`; these tests prove only the words.
+/// footer's keys, the inspector's counters, growing sites, leak rows and focus, a leak or growth
+/// report, help, and where the frame puts each. The flows behind them are proved on state by
+/// `HeadlessFlowTests`, `LeakReportFlowTests` and the scenarios' tests; these tests prove only
+/// the words.
 @MainActor
 @Suite struct LabScreenTests {
     /// Each row of the last frame cut at its box edges: the text of each pane, trimmed.
@@ -121,5 +123,111 @@ import Tether
         #expect(rows[first + 1] == "subscription, task, observer and binding it made through")
         let counters = try #require(rows.firstIndex { $0.hasPrefix("  Counters") })
         #expect(rows[counters + 1].hasPrefix(String(repeating: " ", count: 13) + "(two-way bindings"))
+    }
+
+    @Test func theHelpOverlaySaysWhatEachKeyDoes() async throws {
+        let lab = try await runLab("1 ?")
+        #expect(lab.screenText.contains("Help — ? or Esc closes"))
+        #expect(lab.screenText.contains("Rotate the device"))
+    }
+
+    @Test func theInspectorListsTheSheetsOwnerUntilIHidesIt() async throws {
+        let lab = try await runLab("1")
+        #expect(lab.screenText.contains("Inspector"))
+        #expect(lab.screenText.contains("FakeViewModel#1 alive"))
+        await lab.press(.character("i"))
+        #expect(!lab.screenText.contains("Inspector"))
+        await lab.press(.character("i"))
+        #expect(lab.screenText.contains("Inspector"))
+    }
+
+    /// Beside each counter, its change at the last change: still in sight frames later.
+    @Test func aCounterShowsItsLastChange() async throws {
+        let lab = try await runLab("")
+        await lab.press(.character("1"))
+        let row = try #require(lab.backend.trimmedTextLines.first { $0.contains("view models") })
+        #expect(row.contains("1 +1"))
+        await lab.press(.escape)
+        await lab.perform(.wait(.milliseconds(400)))
+        let after = try #require(lab.backend.trimmedTextLines.first { $0.contains("view models") })
+        #expect(after.contains("0 -1"))
+    }
+
+    @Test func leaksStandOutInColorOrReverse() async throws {
+        for theme in [Theme.standard, .monochrome] {
+            let lab = HeadlessLab(scenarios: [FakeScenario.make()], theme: theme)
+            await lab.run(try KeyScript.parse("m 1 Esc wait:400 r"))
+            let lines = lab.backend.textLines
+            let y = try #require(lines.firstIndex { $0.contains("leaks") })
+            let x = try #require(
+                lines[y].range(of: "leaks").map {
+                    lines[y].distance(from: lines[y].startIndex, to: $0.lowerBound)
+                })
+            let valueX = x + 17  // "leaks" padded to 13, a space, then the value right-aligned in 4
+            let style = lab.backend.style(x: valueX, y: y)
+            if theme.isMonochrome {
+                #expect(style.isReverse && style.isBold && style.foreground == .default)
+            } else {
+                #expect(style.foreground == .brightRed)
+            }
+        }
+    }
+
+    /// Growing sites come above the leaks, one row each: owner, site, how many live and how many
+    /// each visit adds. The report reads as the ledger's trace, with a fix.
+    @Test func aGrowingSiteIsARowAboveTheLeaksAndItsReportSaysHowItGrows() async throws {
+        // Wide enough for the whole row beside home.
+        let lab = try await runLab(
+            "m " + AccumulationScenarioTests.visits(3), scenarios: Scenarios.all,
+            size: Size(width: 200, height: 40))
+        let site = try scenarioSite(
+            containing: "subscription.store(in: session.bag)", in: "Accumulation/AccumulationViewModel.swift")
+        let inspector = panes(lab).compactMap(\.last)
+        let growing = try #require(inspector.firstIndex(of: "Growing: 1 site"))
+        let leaks = try #require(inspector.firstIndex(of: "Leaks: none"))
+        #expect(growing < leaks, "Growing comes above the leaks")
+        #expect(inspector[growing + 1] == "AppSession#1 ← \(site) 3 live +1/rep")
+        await lab.run(try KeyScript.parse("Tab Enter"))
+        let lines = lab.backend.trimmedTextLines
+        #expect(lines.contains { $0.contains("Growth report — Esc closes") })
+        #expect(lines.contains { $0.contains("AppSession#1 grows: 3 subscriptions at \(site)") })
+        #expect(lines.contains { $0.contains("fix:") })
+    }
+
+    /// After `q`, the frame before the teardown stays on the terminal: the sheet that was up.
+    @Test func theLastFrameBeforeQuittingStays() async throws {
+        let lab = try await runLab("1 r q r r")
+        #expect(panes(lab).contains { $0.first == "Fake sheet: values 2 ticks 0" })
+    }
+
+    @Test func tooSmallSaysHowBigItMustBe() async throws {
+        let lab = try await runLab("1", size: Size(width: 60, height: 15))
+        #expect(lab.screenText.contains("needs 80×24, have 60×15"))
+    }
+
+    @Test func aNarrowTerminalPutsTheInspectorBelowTheSheet() async throws {
+        let lab = try await runLab("1", size: Size(width: 80, height: 24))
+        let lines = lab.backend.trimmedTextLines
+        let sheet = try #require(lines.firstIndex { $0.contains("Fake 1 (bound)") })
+        let inspector = try #require(lines.firstIndex { $0.contains("Inspector") })
+        #expect(inspector > sheet)
+    }
+
+    @Test func theFooterShowsTheKeysThatWorkHere() async throws {
+        let lab = try await runLab("")
+        let home = try #require(lab.backend.trimmedTextLines.last)
+        #expect(home.contains("Enter present") && home.contains("r rotate") && home.contains("q quit"))
+        #expect(!home.contains("Esc dismiss"))
+        await lab.press(.character("1"))
+        let sheet = try #require(lab.backend.trimmedTextLines.last)
+        #expect(sheet.hasPrefix("Esc dismiss"))
+        let narrow = try await runLab("", size: Size(width: 80, height: 24))
+        let footer = try #require(narrow.backend.trimmedTextLines.last)
+        #expect(footer.hasSuffix("q quit"), "global keys stay when the footer is short of room")
+    }
+
+    @Test func homeWithNoScenariosSaysSo() async throws {
+        let lab = try await runLab("", scenarios: [])
+        #expect(lab.screenText.contains("No scenarios yet."))
     }
 }

@@ -359,4 +359,29 @@ import Testing
                         "· received portraitUpsideDown while covered",
                     ]))
     }
+
+    /// The head says what the sheet teaches and that it takes three visits; the status says
+    /// where the subscription is stored and counts what the session's bag holds.
+    @Test func accumulationSaysItTakesThreeVisitsAndCountsWhatTheSessionHolds() async throws {
+        let lab = try await runLab("m 7 Esc 7 r", scenarios: Scenarios.all)
+        let head = lab.screenText
+        #expect(head.contains(".store(in: session.bag)"))
+        #expect(head.contains(".store(in: &session.cancellables)"))
+        #expect(head.contains("three visits"))
+        #expect(
+            try lab.sheetText()
+                == SheetText(
+                    title: "Accumulation (leaky)",
+                    lines: [
+                        "subscription stored in AppSession#1's bag",
+                        "the session's bag holds 2 subscriptions from these sheets",
+                        "rotations heard by this sheet: 1",
+                    ]))
+        #expect(
+            try await sheet(after: "7").lines == [
+                "subscription stored in this view model's bag",
+                "the session's bag holds 0 subscriptions from these sheets",
+                "rotations heard by this sheet: 0",
+            ])
+    }
 }
