@@ -126,7 +126,9 @@ extension Adversarial {
                         returned.raise()
                     }
                     // Until the cancel waits for this call, or returns without waiting.
-                    spin { watcher?.hasWaitingCancel == true || returned.isRaised }
+                    waitUntil("the cancel to wait or return") {
+                        watcher?.hasWaitingCancel == true || returned.isRaised
+                    }
                     order.record("call returns")
                 })
             let kept = fixture.run { Kept() }
@@ -148,7 +150,9 @@ extension Adversarial {
                 ledger.onLeak { _ in
                     let watcher = ledger.state.withLock { $0.leakWatchers.values.first }
                     started.raise()
-                    spin { watcher?.hasWaitingCancel == true || returned.isRaised }
+                    waitUntil("the cancel to wait or return") {
+                        watcher?.hasWaitingCancel == true || returned.isRaised
+                    }
                     order.record("call returns")
                 })
             let kept = fixture.run { Kept() }
@@ -157,7 +161,7 @@ extension Adversarial {
             await onThreads([
                 { clock.advance(by: .milliseconds(300)) },
                 {
-                    spin { started.isRaised }
+                    waitUntil("the call to start") { started.isRaised }
                     watch.value?.cancel()
                     order.record("cancel returned")
                     returned.raise()
@@ -335,7 +339,7 @@ extension Adversarial.LedgerBreaksTests {
                     }
                 },
                 {
-                    spin { locked.load(ordering: .acquiring) }
+                    waitUntil("the ledger's lock to be held") { locked.load(ordering: .acquiring) }
                     entry.setPaused(true)
                 },
             ])

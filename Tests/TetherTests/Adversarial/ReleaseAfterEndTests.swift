@@ -49,15 +49,11 @@ extension Adversarial {
             #expect(leaks == 0)
         }
 
-        /// Spins until `condition` holds (a yield now and then, so that the other side runs on a
-        /// single core), then waits a little longer, by the round: the release lands at varied
-        /// points.
+        /// Spins until `condition` holds (a yield every 10,000 checks, so that the other side runs
+        /// on a single core), then waits a little longer, by the round: the release lands at
+        /// varied points.
         private static func waitOnThisThread(_ round: Int, until condition: () -> Bool) async {
-            var spins = 0
-            while !condition() {
-                spins += 1
-                if spins % 10_000 == 0 { await Task.yield() }
-            }
+            await waitUntil("the binding's end to be counted", yieldingEvery: 10_000, condition)
             let delay = Slot(0)
             for _ in 0..<(round % 50) { _ = delay.value }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 
@@ -78,14 +79,17 @@ private final class DeathProbe: Sendable {
     ) async {
         await onThreads([
             {
+                // A thousand values between yields: where the release lands (in a delivery or between
+                // two) is up to the scheduler, even on one core.
                 var value = 1
-                while !self.hasDied {
+                waitUntil("the observer to die", yieldingEvery: 1_000) {
                     data.publish(value: value)
                     value += 1
+                    return self.hasDied
                 }
             },
             {
-                spin { self.calls.load(ordering: .relaxed) >= calls }
+                waitUntil("the observer to be called") { self.calls.load(ordering: .relaxed) >= calls }
                 release()
             },
         ])

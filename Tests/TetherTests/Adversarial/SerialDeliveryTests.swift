@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 
@@ -25,14 +26,14 @@ extension Adversarial {
                 mostInside.max(now, ordering: .acquiringAndReleasing)
                 if notification.userInfo?["first"] != nil {
                     entered.raise()
-                    spin { secondPosted.isRaised }
+                    waitUntil("the second post") { secondPosted.isRaised }
                 }
                 inside.subtract(1, ordering: .acquiringAndReleasing)
             }
             await onThreads([
                 { center.post(name: name, object: nil, userInfo: ["first": true]) },
                 {
-                    spin { entered.isRaised }
+                    waitUntil("the first delivery") { entered.isRaised }
                     center.post(name: name, object: nil)
                     secondPosted.raise()
                 },
@@ -73,13 +74,13 @@ extension Adversarial {
                         lifecycle.observe(receiveCurrent: true) { state in
                             if isFirst.exchange(false, ordering: .acquiringAndReleasing) {
                                 entered.raise()
-                                spin { moved.isRaised }
+                                waitUntil("the move") { moved.isRaised }
                             }
                             told.record(state)
                         })
                 },
                 {
-                    spin { entered.isRaised }
+                    waitUntil("the first delivery") { entered.isRaised }
                     lifecycle.move(to: .started)
                     moved.raise()
                 },

@@ -51,7 +51,9 @@ extension Adversarial {
                     // Spread over the stream, and one more once the end has surely returned.
                     for step in stride(from: 1, through: Self.count, by: 8) + [Self.count] {
                         senders[0].wait(until: step)
-                        if step == Self.count { spin { ended.load(ordering: .acquiring) } }
+                        if step == Self.count {
+                            waitUntil("the bag's end to return") { ended.load(ordering: .acquiring) }
+                        }
                         let endedBefore = ended.load(ordering: .acquiring)
                         let got = Recorder<Int>()
                         fixture.run { subjects[0].value.sink(boundTo: bag) { got.record($0) } }
@@ -141,7 +143,9 @@ extension Adversarial {
                     // Spread over the stream, and one more once the blow has surely returned.
                     for step in stride(from: 1, through: Self.count, by: 8) + [Self.count] {
                         senders[1].wait(until: step)
-                        if step == Self.count { spin { blown.load(ordering: .acquiring) } }
+                        if step == Self.count {
+                            waitUntil("the fuse to blow") { blown.load(ordering: .acquiring) }
+                        }
                         let blownBefore = blown.load(ordering: .acquiring)
                         let log = Recorder<String>()
                         fixture.run { fused[1].value.subscribe(HookedSubscriber("", log: log)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tether
 
@@ -53,7 +54,7 @@ func onThreads(_ bodies: [@Sendable () -> Void]) async {
             let body = Slot(body)
             let thread = Thread {
                 ready.add(1, ordering: .acquiringAndReleasing)
-                spin { ready.load(ordering: .acquiring) == count }
+                waitUntil("every thread to start") { ready.load(ordering: .acquiring) == count }
                 body.take()?()
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                     done.take()?.resume()
@@ -191,7 +192,9 @@ final class Sender: Sendable {
     /// Waits (yielding its thread) until `value` is sent or the sender stops at `count`: where a
     /// racing action is to begin.
     func wait(until value: Int) {
-        while sent.load(ordering: .acquiring) < value, !finished.load(ordering: .acquiring) { sched_yield() }
+        waitUntil("the sender to reach its value") {
+            sent.load(ordering: .acquiring) >= value || finished.load(ordering: .acquiring)
+        }
     }
 
     /// Runs `action` and returns its cutoffs on each of `senders`.
@@ -237,11 +240,6 @@ final class Flag: Sendable {
     func raise() { raised.store(true, ordering: .releasing) }
 
     var isRaised: Bool { raised.load(ordering: .acquiring) }
-}
-
-/// Waits, yielding its thread, until `condition` holds: a thread waiting for another's progress.
-func spin(until condition: () -> Bool) {
-    while !condition() { sched_yield() }
 }
 
 /// How many rounds a race runs: fewer under ThreadSanitizer, which slows every memory access.
