@@ -6,22 +6,16 @@ import Testing
 
 /// `onGrowth`'s registration on its own: queued calls that never overlap, re-entry, cancels.
 @Suite struct GrowthWatcherTests {
-    private func report(_ live: Int) -> GrowthReport {
-        GrowthReport(
-            owner: OwnerID(typeName: "Session", serial: 1), ownerSite: CallSite(), kind: .subscription,
-            site: CallSite(), counts: [live], live: live)
-    }
-
     @Test func aReportToldFromInsideTheHandlerComesAfterTheCallReturns() {
         let heard = Recorder<String>()
         let slot = LockedBox<GrowthWatcher?>(nil)
         let watcher = GrowthWatcher { report in
             heard.record("begin \(report.live)")
-            if report.live == 1 { slot.withLock { $0 }?.tell([self.report(2)]) }
+            if report.live == 1 { slot.withLock { $0 }?.tell([sessionReport(2)]) }
             heard.record("end \(report.live)")
         }
         slot.withLock { $0 = watcher }
-        watcher.tell([report(1)])
+        watcher.tell([sessionReport(1)])
         #expect(heard.events == ["begin 1", "end 1", "begin 2", "end 2"])
     }
 
@@ -33,35 +27,9 @@ import Testing
             slot.withLock { $0 }?.cancel()
         }
         slot.withLock { $0 = watcher }
-        watcher.tell([report(1), report(2)])
-        watcher.tell([report(3)])
+        watcher.tell([sessionReport(1), sessionReport(2)])
+        watcher.tell([sessionReport(3)])
         #expect(heard.events == [1])
-    }
-
-    /// A task the handler starts runs on another thread but inherits the handler's task-local
-    /// values: its cancel must still wait for the call, or the call outlives the cancel.
-    @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
-        let flags = Flags()
-        let slot = LockedBox<GrowthWatcher?>(nil)
-        let watcher = GrowthWatcher { _ in
-            Task {
-                flags.cancelling.store(true, ordering: .releasing)
-                slot.withLock { $0 }?.cancel()
-                flags.cancelReturned.store(true, ordering: .releasing)
-            }
-            // Until the task is cancelling, then a little longer: time for a cancel that does not
-            // wait to return.
-            let started = ContinuousClock.now
-            while !flags.cancelling.load(ordering: .acquiring), ContinuousClock.now < started + .seconds(2) {}
-            let until = ContinuousClock.now + .milliseconds(20)
-            while ContinuousClock.now < until, !flags.cancelReturned.load(ordering: .acquiring) {}
-            flags.outlived.store(flags.cancelReturned.load(ordering: .acquiring), ordering: .releasing)
-        }
-        slot.withLock { $0 = watcher }
-        watcher.tell([report(1)])
-        await waitUntil { flags.cancelReturned.load(ordering: .acquiring) }
-        let callOutlivedCancel = flags.outlived.load(ordering: .acquiring)
-        #expect(!callOutlivedCancel, "the cancel returned while the call was running")
     }
 
     @Test func callsFromManyThreadsNeverOverlapAndNoneStartsAfterCancelReturns() async {
@@ -73,7 +41,7 @@ import Testing
             if flags.cancelReturned.load(ordering: .acquiring) { flags.late.add(1, ordering: .relaxed) }
             flags.inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
-        let reports = (1...20).map(report)
+        let reports = (1...20).map(sessionReport)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask { for report in reports { watcher.tell([report]) } }
@@ -89,6 +57,46 @@ import Testing
         #expect(overlapping == 0)
         #expect(afterCancel == 0)
     }
+}
+
+extension GrowthWatcherTests {
+    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
+    @Suite(.tags(.timing), .serialized) struct Timing {
+        /// A task the handler starts runs on another thread but inherits the handler's task-local
+        /// values: its cancel must still wait for the call, or the call outlives the cancel. A window
+        /// of the wall clock: the call waits up to 2 s for the task to be cancelling, then 20 ms for
+        /// a cancel that does not wait to return.
+        @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
+            let flags = Flags()
+            let slot = LockedBox<GrowthWatcher?>(nil)
+            let watcher = GrowthWatcher { _ in
+                Task {
+                    flags.cancelling.store(true, ordering: .releasing)
+                    slot.withLock { $0 }?.cancel()
+                    flags.cancelReturned.store(true, ordering: .releasing)
+                }
+                // Until the task is cancelling, then a little longer: time for a cancel that does not
+                // wait to return.
+                let deadline = ContinuousClock.now + .seconds(2)
+                while !flags.cancelling.load(ordering: .acquiring), ContinuousClock.now < deadline {}
+                let until = ContinuousClock.now + .milliseconds(20)
+                while ContinuousClock.now < until, !flags.cancelReturned.load(ordering: .acquiring) {}
+                flags.outlived.store(flags.cancelReturned.load(ordering: .acquiring), ordering: .releasing)
+            }
+            slot.withLock { $0 = watcher }
+            watcher.tell([sessionReport(1)])
+            await waitUntil { flags.cancelReturned.load(ordering: .acquiring) }
+            let callOutlivedCancel = flags.outlived.load(ordering: .acquiring)
+            #expect(!callOutlivedCancel, "the cancel returned while the call was running")
+        }
+    }
+}
+
+/// A report of `live` subscriptions of one session.
+private func sessionReport(_ live: Int) -> GrowthReport {
+    GrowthReport(
+        owner: OwnerID(typeName: "Session", serial: 1), ownerSite: CallSite(), kind: .subscription,
+        site: CallSite(), counts: [live], live: live)
 }
 
 /// What the racing tests observe, from any thread.
