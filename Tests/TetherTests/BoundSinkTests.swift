@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import Tether
+
+@testable import Tether
 
 @Suite struct BoundSinkTests {
     @Test func deliversValuesAndCountsThemOnTheOwnersEntry() {
@@ -149,23 +150,17 @@ final class StreamsOwner: Sendable {
     init() { bag.track(self) }
 }
 
-/// Lets a test hand a non-Sendable value to concurrent code it synchronizes itself.
-///
-/// `@unchecked Sendable` only for tests: `lock` protects `stored`; the value's own thread-safety
-/// (OpenCombine's subjects lock internally) is what the test relies on when it uses it.
-final class StreamsSendableBox<Value>: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var stored: Value?
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { _ in stored! } }
+/// Lets a test hand a non-Sendable value to concurrent code it synchronizes itself: the value's
+/// own thread-safety (OpenCombine's subjects lock internally) is what the test relies on when it
+/// uses it.
+final class StreamsSendableBox<Value>: Sendable {
+    private let stored: LockedBox<Value?>
+    init(_ value: Value) { stored = LockedBox(value) }
+    var value: Value { stored.withLock { $0! } }
 
     /// Drops the box's reference, after unlocking (the value may deinitialize then).
     func release() {
-        let taken = lock.withLock { _ -> Value? in
-            let taken = stored
-            stored = nil
-            return taken
-        }
+        let taken = stored.withLock { $0.take() }
         _ = taken
     }
 }
@@ -186,14 +181,13 @@ final class StreamsRecorder<Value: Equatable & Sendable>: Subscriber, Sendable {
     typealias Failure = Never
 
     private let state: Mutex<[StreamsEvent<Value>]> = Mutex([])
-    private let subscription = Mutex<StreamsSubscriptionSlot?>(nil)
+    private let subscription = Slot<any Subscription>()
 
     var events: [StreamsEvent<Value>] { state.withLock { $0 } }
 
     func receive(subscription: any Subscription) {
         state.withLock { $0.append(.subscribed) }
-        let slot = StreamsSubscriptionSlot(subscription)
-        self.subscription.withLock { $0 = slot }
+        self.subscription.put(subscription)
         subscription.request(.unlimited)
     }
 
@@ -206,25 +200,5 @@ final class StreamsRecorder<Value: Equatable & Sendable>: Subscriber, Sendable {
         state.withLock { $0.append(.finished) }
     }
 
-    func cancel() {
-        let slot = subscription.withLock { $0.take() }
-        slot?.cancel()
-    }
-}
-
-/// Holds a subscription for a recorder.
-///
-/// `@unchecked Sendable`: `lock` protects `subscription`, taken under it and cancelled after.
-final class StreamsSubscriptionSlot: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var subscription: (any Subscription)?
-    init(_ subscription: any Subscription) { self.subscription = subscription }
-    func cancel() {
-        let taken = lock.withLock { _ -> (any Subscription)? in
-            let taken = subscription
-            subscription = nil
-            return taken
-        }
-        taken?.cancel()
-    }
+    func cancel() { subscription.take()?.cancel() }
 }

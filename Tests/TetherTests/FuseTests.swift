@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 import Testing
-import Tether
+
+@testable import Tether
 
 /// A holder, as in the seed: keeps the fuses' tokens.
 private final class Holder {
@@ -354,29 +355,28 @@ private final class Holder {
 }
 
 /// A subscriber that cancels its subscription from inside its first value's delivery.
-///
-/// `@unchecked Sendable` for the tests: `lock` protects `subscription` and `received`.
-private final class SelfCancellingSubscriber: Subscriber, @unchecked Sendable {
+private final class SelfCancellingSubscriber: Subscriber, Sendable {
     typealias Input = Int
     typealias Failure = Never
 
-    private let lock = Mutex(())
-    private var subscription: (any Subscription)?
-    private var received: [Int] = []
+    private struct State {
+        var subscription: (any Subscription)?
+        var received: [Int] = []
+    }
 
-    var values: [Int] { lock.withLock { _ in received } }
+    private let state = LockedBox(State())
+
+    var values: [Int] { state.withLock { $0.received } }
 
     func receive(subscription: any Subscription) {
-        lock.withLock { _ in self.subscription = subscription }
+        state.withLock { $0.subscription = subscription }
         subscription.request(.unlimited)
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-        let subscription = lock.withLock { _ -> (any Subscription)? in
-            received.append(input)
-            let taken = self.subscription
-            self.subscription = nil
-            return taken
+        let subscription = state.withLock { state in
+            state.received.append(input)
+            return state.subscription.take()
         }
         subscription?.cancel()
         return .none

@@ -158,12 +158,13 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let heard = Recorder<Int>()
         let other = fixture.run { Captured() }
         let ledger = fixture.ledger
-        let slot = WatchSlot()
-        slot.watch = ledger.onLeak { _ in
-            heard.record(ledger.snapshot().leaks.count)  // takes the ledger's lock
-            other.bag.end()  // records an end, schedules a verdict
-            slot.watch?.cancel()  // cancels itself from inside
-        }
+        let watch = Slot<AnyCancellable>()  // lets the handler reach its own registration
+        watch.put(
+            ledger.onLeak { _ in
+                heard.record(ledger.snapshot().leaks.count)  // takes the ledger's lock
+                other.bag.end()  // records an end, schedules a verdict
+                watch.value?.cancel()  // cancels itself from inside
+            })
         let kept = leakOwner(in: fixture)
         #expect(heard.events == [1])
         fixture.passGracePeriod()  // `other` leaks too; the handler is gone
@@ -217,19 +218,6 @@ private let poked = Notification.Name("LeakReportTests.poked")
         #expect(record.metadata["survivors"] == .array([]))
         reporting.cancel()
         _ = kept
-    }
-}
-
-/// Lets a leak handler reach its own registration.
-///
-/// `@unchecked Sendable`: `lock` protects `stored`.
-private final class WatchSlot: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var stored: AnyCancellable?
-
-    var watch: AnyCancellable? {
-        get { lock.withLock { _ in stored } }
-        set { lock.withLock { _ in stored = newValue } }
     }
 }
 

@@ -22,7 +22,7 @@ import TetherTesting
         #expect(report.description.hasPrefix("Potential leak: 0 entries, 1 owner"))
         #expect(
             report.description.contains(
-                "TrackedOwner#1 leaked: alive 300ms after its end (tracked at Support.swift:40)"))
+                "TrackedOwner#1 leaked: alive 300ms after its end (tracked at Support.swift:41)"))
         #expect(report.description.contains("the owner object itself"))
     }
 

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-import Tether
+
+@testable import Tether
 
 #if TETHER_TSAN
 // Under `make tsan`, the tests' own locks are the pthread-backed one too: TSan cannot see the
@@ -46,5 +47,35 @@ final class TrackedChild {
     init(parent: DisposeBag) {
         bag = DisposeBag(parent: parent)
         bag.track(self)
+    }
+}
+
+/// A place a callback fills or empties: for what is not `Sendable` (an `AnyCancellable` under
+/// OpenCombine), and for the last reference to an owner, which a callback drops to run the
+/// owner's `deinit` inside itself. What is taken out is released after unlocking.
+final class Slot<Value>: Sendable {
+    private let stored: LockedBox<Value?>
+
+    init(_ value: Value? = nil) { stored = LockedBox(value) }
+
+    /// The value, or nil once taken.
+    var value: Value? { stored.withLock { $0 } }
+
+    /// Puts `value` in; what was there is released after unlocking.
+    func put(_ value: Value) {
+        let replaced = stored.withLock { stored in
+            defer { stored = value }
+            return stored
+        }
+        _ = replaced
+    }
+
+    /// Takes the value out. `_ = slot.take()` releases it at once.
+    @discardableResult
+    func take() -> Value? {
+        stored.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
     }
 }
