@@ -154,30 +154,6 @@ import Darwin
         #expect(pty.waitForExit() == .exited(0))
     }
 
-    /// Reads each terminal's output for `duration` without sending anything.
-    func idle(_ terminals: [PseudoTerminal], for duration: Duration) {
-        let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end {
-            for pty in terminals { pty.pump(milliseconds: 10) }
-        }
-    }
-
-    /// Reads the lab's output for `duration` without sending anything.
-    func idle(_ pty: PseudoTerminal, for duration: Duration) {
-        let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end { pty.pump() }
-    }
-
-    /// Voluntary context switches of the process's main thread (where the lab runs), from /proc.
-    static func mainThreadSwitches(_ pid: pid_t) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
-        else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return line.flatMap {
-            Int($0.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
-        }
-    }
-
     /// A terminal the lab cannot draw on (no cursor addressing, or unknown to ncurses) is no
     /// terminal for it: one line and exit code 2, as `--help` says, and the terminal as it was.
     @Test(arguments: ["dumb", "nosuchterm"])
@@ -233,6 +209,25 @@ extension EndToEndTests {
     @Suite(.tags(.timing), .serialized) struct Timing {
         let base = EndToEndTests()
 
+        /// Reads each terminal's output for `duration` without sending anything: a window in
+        /// which idleness is measured, the one wait here that is not on a condition.
+        func idle(_ terminals: PseudoTerminal..., for duration: Duration) {
+            let end = ContinuousClock.now + duration
+            while ContinuousClock.now < end {
+                for pty in terminals { pty.pump(milliseconds: 10) }
+            }
+        }
+
+        /// Voluntary context switches of the process's main thread (where the lab runs), from /proc.
+        static func mainThreadSwitches(_ pid: pid_t) -> Int? {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+            else { return nil }
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            return line.flatMap {
+                Int($0.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
+            }
+        }
+
         /// An idle lab blocks until a key, a signal or its own timer. At home, before anything
         /// ran on the global executor, the process makes no voluntary context switch at all over a
         /// quiet window. After a sheet was presented and dismissed, the lab's own (main) thread stays
@@ -245,9 +240,9 @@ extension EndToEndTests {
                 if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
         func idleLabDoesNotWakeUp() throws {
             let pty = try base.startHome()
-            base.idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
+            idle(pty, for: .milliseconds(300))  // let the first frame's writes finish
             var before = try #require(pty.voluntaryContextSwitches)
-            base.idle(pty, for: .milliseconds(1500))
+            idle(pty, for: .milliseconds(1500))
             var after = try #require(pty.voluntaryContextSwitches)
             #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s at home")
 
@@ -255,12 +250,12 @@ extension EndToEndTests {
             #expect(pty.readUntil(outputContains: "Orientation (bound)"))
             pty.send(.escape)
             #expect(pty.readUntil(outputContains: "dismissed"))
-            base.idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
+            idle(pty, for: .milliseconds(600))  // past the 300 ms grace period: the leak check has run
             before = try #require(pty.voluntaryContextSwitches)
-            let mainBefore = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
-            base.idle(pty, for: .seconds(2))
+            let mainBefore = try #require(Self.mainThreadSwitches(pty.pid))
+            idle(pty, for: .seconds(2))
             after = try #require(pty.voluntaryContextSwitches)
-            let mainAfter = try #require(EndToEndTests.mainThreadSwitches(pty.pid))
+            let mainAfter = try #require(Self.mainThreadSwitches(pty.pid))
             #expect(
                 mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
             #expect(after - before <= 3, "\(after - before) wake-ups in 2 s after a sheet")
@@ -282,10 +277,10 @@ extension EndToEndTests {
             let path = directory("lab.sock")
             let lab = try LabTerminal.serving(at: path)
             let attach = try LabTerminal.attach(path)
-            base.idle([lab, attach], for: .milliseconds(300))
+            idle(lab, attach, for: .milliseconds(300))
             var labBefore = try #require(lab.voluntaryContextSwitches)
             var attachBefore = try #require(attach.voluntaryContextSwitches)
-            base.idle([lab, attach], for: .milliseconds(1500))
+            idle(lab, attach, for: .milliseconds(1500))
             var labAfter = try #require(lab.voluntaryContextSwitches)
             var attachAfter = try #require(attach.voluntaryContextSwitches)
             #expect(
@@ -299,14 +294,14 @@ extension EndToEndTests {
             #expect(lab.readUntil(screenShows: "Orientation (leaky)"))
             lab.send(.escape)
             #expect(attach.readUntil(screenShows: "OrientationViewModel#1 LEAKED"))
-            base.idle([lab, attach], for: .milliseconds(600))
+            idle(lab, attach, for: .milliseconds(600))
             labBefore = try #require(lab.voluntaryContextSwitches)
             attachBefore = try #require(attach.voluntaryContextSwitches)
-            let mainBefore = try #require(EndToEndTests.mainThreadSwitches(lab.pid))
-            base.idle([lab, attach], for: .seconds(2))
+            let mainBefore = try #require(Self.mainThreadSwitches(lab.pid))
+            idle(lab, attach, for: .seconds(2))
             labAfter = try #require(lab.voluntaryContextSwitches)
             attachAfter = try #require(attach.voluntaryContextSwitches)
-            let mainAfter = try #require(EndToEndTests.mainThreadSwitches(lab.pid))
+            let mainAfter = try #require(Self.mainThreadSwitches(lab.pid))
             #expect(attachAfter - attachBefore == 0, "attach woke \(attachAfter - attachBefore) times in 2 s")
             #expect(
                 mainAfter - mainBefore == 0, "the lab's thread woke \(mainAfter - mainBefore) times in 2 s")
