@@ -39,12 +39,11 @@ import Tether
         await lab.run(try KeyScript.parse("m 4 r r Esc"))
         #expect(lab.dump().counters.tasks == 1, "all but the last keep going")
         await lab.run(try KeyScript.parse("wait:400"))
-        let line = try ScenarioSource.line(
-            containing: ".naiveAsyncSink(", in: "AsyncSink/AsyncSinkViewModel.swift")
+        let site = try scenarioSite(containing: ".naiveAsyncSink(", in: "AsyncSink/AsyncSinkViewModel.swift")
         #expect(
             lab.dump().leaks == [
                 LabDump.Leak(
-                    owner: "AsyncSinkViewModel#1", kind: "task", site: "AsyncSinkViewModel.swift:\(line)")
+                    owner: "AsyncSinkViewModel#1", kind: "task", site: site)
             ])
         #expect(lab.dump().counters.zombies == 4, "four progress steps of the surviving body")
         await lab.run(try KeyScript.parse("wait:2700"))

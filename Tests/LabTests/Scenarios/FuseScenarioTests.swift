@@ -47,13 +47,12 @@ import Tether
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("m 3 r r Esc wait:400 r r"))
         let dump = lab.dump()
-        let line = try ScenarioSource.line(
-            containing: "consumer.subscribe(to:", in: "Fuse/ForwarderViewModel.swift")
+        let site = try scenarioSite(containing: "consumer.subscribe(to:", in: "Fuse/ForwarderViewModel.swift")
         #expect(
             dump.leaks == [
                 LabDump.Leak(
                     owner: "ForwarderViewModel#1", kind: "subscription",
-                    site: "ForwarderViewModel.swift:\(line)")
+                    site: site)
             ])
         #expect(dump.counters.zombies == 2, "one zombie per nil after dismissal")
         #expect(dump.counters.viewModels == 0, "the forwarder itself is gone")
@@ -63,20 +62,5 @@ import Tether
             consumer.subscription(1)
                 == OrientationConsumer.Subscription(
                     number: 1, forwarder: "ForwarderViewModel#1", values: 3, nils: 2, state: .receiving))
-    }
-}
-
-/// Finds lines in the lab's scenario sources, so tests name the exact line a leak must cite.
-enum ScenarioSource {
-    struct Missing: Error { let text: String }
-
-    /// The 1-based line of `Sources/Lab/Scenarios/<path>` holding `text` first.
-    static func line(containing text: String, in path: String, filePath: String = #filePath) throws -> Int {
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Sources/Lab/Scenarios").standardized
-        let source = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let index = lines.firstIndex(where: { $0.contains(text) }) else { throw Missing(text: text) }
-        return index + 1
     }
 }

@@ -77,12 +77,12 @@ import Tether
     @Test func leakyStrongCaptureKeepsTheViewModelNamedByTheObservation() async throws {
         let lab = HeadlessLab()
         await lab.run(try KeyScript.parse("m 5 Right Esc wait:400 r"))
-        let line = try ScenarioSource.line(
+        let site = try scenarioSite(
             containing: "$a.observe(.all, attributedTo:", in: "Observed/ObservedViewModel.swift")
         #expect(
             lab.dump().leaks == [
                 LabDump.Leak(
-                    owner: "ObservedViewModel#1", kind: "observer", site: "ObservedViewModel.swift:\(line)")
+                    owner: "ObservedViewModel#1", kind: "observer", site: site)
             ])
         #expect(lab.dump().counters.viewModels == 1, "the view model never dies")
     }
