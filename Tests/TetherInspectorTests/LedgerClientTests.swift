@@ -25,8 +25,13 @@ import Darwin
     var path: String { directory("peer.sock") }
 
     /// A path of its own for each fake peer: NIO removes a closed server's socket file after the
-    /// close, which could remove the next peer's socket at the same path.
-    func freshPath() -> String { directory("peer-\(UInt32.random(in: 0...UInt32.max)).sock") }
+    /// close, which could remove the next peer's socket at the same path. Numbered, not random:
+    /// two peers never draw the same name.
+    func freshPath() -> String {
+        directory("peer-\(Self.peers.add(1, ordering: .relaxed).newValue).sock")
+    }
+
+    private static let peers = Atomic<Int>(0)
 
     static let hello = InspectorMessage.hello(InspectorHello(pid: 1, process: "fake")).encodedLine()
 
