@@ -39,7 +39,7 @@ import Darwin
         }
         watcher.start()
         let server = try LedgerServer.start(at: path, ledger: ledger)
-        while seen.withLock({ $0.isEmpty }) {}  // the watcher saw the socket at least once
+        waitUntil("the watcher to see the socket") { seen.withLock { !$0.isEmpty } }
         watching.store(false, ordering: .relaxed)
         #expect(seen.withLock { $0 } == [0o600])
         #expect(mode(of: path) == 0o600)
