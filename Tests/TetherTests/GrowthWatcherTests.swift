@@ -32,6 +32,30 @@ import Testing
         #expect(heard.events == [1])
     }
 
+    /// A task the handler starts inherits the handler's task-local values, yet it runs on another
+    /// thread: its cancel waits for the call in progress. The call is told on a thread of its own,
+    /// so the pool is free to run the task; it returns once the cancel waits, or has returned.
+    @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
+        let order = Recorder<String>()
+        let returned = Flag()
+        let slot = Slot<GrowthWatcher>()
+        let watcher = GrowthWatcher { _ in
+            Task {
+                slot.value?.cancel()
+                order.record("cancel returned")
+                returned.raise()
+            }
+            waitUntil("the cancel to wait or return") {
+                slot.value?.hasWaitingCancel == true || returned.isRaised
+            }
+            order.record("call returns")
+        }
+        slot.put(watcher)
+        await onThreads([{ watcher.tell([sessionReport(1)]) }])
+        await waitUntil("the cancel to return") { returned.isRaised }
+        #expect(order.events == ["call returns", "cancel returned"])
+    }
+
     @Test func callsFromManyThreadsNeverOverlapAndNoneStartsAfterCancelReturns() async {
         let flags = Flags()
         let watcher = GrowthWatcher { _ in
@@ -59,39 +83,6 @@ import Testing
     }
 }
 
-extension GrowthWatcherTests {
-    /// The tests that measure the wall clock: `make test` runs them after the logic tests, apart.
-    @Suite(.tags(.timing), .serialized) struct Timing {
-        /// A task the handler starts runs on another thread but inherits the handler's task-local
-        /// values: its cancel must still wait for the call, or the call outlives the cancel. A window
-        /// of the wall clock: the call waits up to 2 s for the task to be cancelling, then 20 ms for
-        /// a cancel that does not wait to return.
-        @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
-            let flags = Flags()
-            let slot = LockedBox<GrowthWatcher?>(nil)
-            let watcher = GrowthWatcher { _ in
-                Task {
-                    flags.cancelling.store(true, ordering: .releasing)
-                    slot.withLock { $0 }?.cancel()
-                    flags.cancelReturned.store(true, ordering: .releasing)
-                }
-                // Until the task is cancelling, then a little longer: time for a cancel that does not
-                // wait to return.
-                let deadline = ContinuousClock.now + .seconds(2)
-                while !flags.cancelling.load(ordering: .acquiring), ContinuousClock.now < deadline {}
-                let until = ContinuousClock.now + .milliseconds(20)
-                while ContinuousClock.now < until, !flags.cancelReturned.load(ordering: .acquiring) {}
-                flags.outlived.store(flags.cancelReturned.load(ordering: .acquiring), ordering: .releasing)
-            }
-            slot.withLock { $0 = watcher }
-            watcher.tell([sessionReport(1)])
-            await waitUntil { flags.cancelReturned.load(ordering: .acquiring) }
-            let callOutlivedCancel = flags.outlived.load(ordering: .acquiring)
-            #expect(!callOutlivedCancel, "the cancel returned while the call was running")
-        }
-    }
-}
-
 /// A report of `live` subscriptions of one session.
 private func sessionReport(_ live: Int) -> GrowthReport {
     GrowthReport(
@@ -101,9 +92,7 @@ private func sessionReport(_ live: Int) -> GrowthReport {
 
 /// What the racing tests observe, from any thread.
 private final class Flags: Sendable {
-    let cancelling = Atomic<Bool>(false)
     let cancelReturned = Atomic<Bool>(false)
-    let outlived = Atomic<Bool>(false)
     let inside = Atomic<Int>(0)
     let overlaps = Atomic<Int>(0)
     let late = Atomic<Int>(0)
