@@ -180,16 +180,16 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             let clock = ManualClock()
             for _ in 0..<300 {
                 let subject = PassthroughSubject<Int, Never>()
-                let cancellable = StreamsSendableBox(
+                let cancellable = Slot(
                     subject.asyncSink { _ in try? await clock.sleep(for: .seconds(1)) })
-                let sender = StreamsSendableBox(subject)
+                let sender = Slot(subject)
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask { for value in 0..<20 { sender.value.send(value) } }
-                    group.addTask { cancellable.value.cancel() }
+                    group.addTask { for value in 0..<20 { sender.value!.send(value) } }
+                    group.addTask { cancellable.value!.cancel() }
                 }
                 // Bodies started before the cancel end when they see it; none start after.
                 await waitUntil { ledger.counters.tasks == 0 }
-                sender.value.send(99)
+                sender.value!.send(99)
                 #expect(ledger.counters.tasks == 0)
             }
         }

@@ -113,10 +113,10 @@ import Testing
                 let owner = Mutex<StreamsOwner?>(StreamsOwner())
                 let bag = owner.withLock { $0!.bag }
                 subject.sink(boundTo: bag) { value in received.withLock { $0.append(value) } }
-                let sendable = StreamsSendableBox(subject)
+                let sendable = Slot(subject)
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
                     if index == 0 {
-                        for value in 0..<20 { sendable.value.send(value) }
+                        for value in 0..<20 { sendable.value!.send(value) }
                     } else {
                         bag.dispose()
                     }
@@ -148,21 +148,6 @@ func withOwnLedger<R>(isolation: isolated (any Actor)? = #isolation, _ body: () 
 final class StreamsOwner: Sendable {
     let bag = DisposeBag()
     init() { bag.track(self) }
-}
-
-/// Lets a test hand a non-Sendable value to concurrent code it synchronizes itself: the value's
-/// own thread-safety (OpenCombine's subjects lock internally) is what the test relies on when it
-/// uses it.
-final class StreamsSendableBox<Value>: Sendable {
-    private let stored: LockedBox<Value?>
-    init(_ value: Value) { stored = LockedBox(value) }
-    var value: Value { stored.withLock { $0! } }
-
-    /// Drops the box's reference, after unlocking (the value may deinitialize then).
-    func release() {
-        let taken = stored.withLock { $0.take() }
-        _ = taken
-    }
 }
 
 /// Something to watch deinitialize.

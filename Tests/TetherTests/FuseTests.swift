@@ -263,10 +263,10 @@ private final class Holder {
                     let recorder = StreamsRecorder<Int>()
                     released = recorder
                     subject.fuse(heldBy: holder, on: \.cancellables).subscribe(recorder)
-                    let sender = StreamsSendableBox(subject)
+                    let sender = Slot(subject)
                     DispatchQueue.concurrentPerform(iterations: 2) { index in
                         if index == 0 {
-                            for value in 0..<10 { sender.value.send(value) }
+                            for value in 0..<10 { sender.value!.send(value) }
                         } else {
                             recorder.cancel()
                         }
@@ -307,11 +307,11 @@ private final class Holder {
             let subject = PassthroughSubject<Int, Never>()
             let recorder = StreamsRecorder<Int>()
             var holder: Holder? = Holder()
-            let held = StreamsSendableBox(holder!)
+            let held = Slot(holder!)
             let fused = subject.fuse(heldBy: holder!, on: \.cancellables)
             holder = nil
             fused
-                .handleEvents(receiveOutput: { _ in held.release() })  // the fuse blows here
+                .handleEvents(receiveOutput: { _ in held.take() })  // the fuse blows here
                 .subscribe(recorder)
             subject.send(1)
             subject.send(2)
@@ -340,11 +340,11 @@ private final class Holder {
         let recorder = StreamsRecorder<Int>()
         var holder: Holder? = Holder()
         subject.fuse(heldBy: holder!, on: \.cancellables).subscribe(recorder)
-        let held = StreamsSendableBox(holder!)
+        let held = Slot(holder!)
         holder = nil
-        let sender = StreamsSendableBox(subject)
+        let sender = Slot(subject)
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 { send(sender.value) } else { held.release() }  // the holder deinitializes
+            if index == 0 { send(sender.value!) } else { held.take() }  // the holder deinitializes
         }
         let events = recorder.events
         #expect(events.first == .subscribed)

@@ -180,7 +180,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
             let watch = fixture.ledger.onLeak { _ in
                 if race.cancelled.load(ordering: .acquiring) { race.late.add(1, ordering: .relaxed) }
             }
-            let box = StreamsSendableBox(watch)
+            let box = Slot(watch)
             var kept: [Captured] = []
             for _ in 0..<20 {
                 let owner = fixture.run { Captured() }
@@ -191,7 +191,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { clock.advance(by: grace) }
                 group.addTask {
-                    box.value.cancel()
+                    box.value!.cancel()
                     race.cancelled.store(true, ordering: .releasing)
                 }
             }

@@ -50,9 +50,10 @@ final class TrackedChild {
     }
 }
 
-/// A place a callback fills or empties: for what is not `Sendable` (an `AnyCancellable` under
-/// OpenCombine), and for the last reference to an owner, which a callback drops to run the
-/// owner's `deinit` inside itself. What is taken out is released after unlocking.
+/// A place a callback fills or empties, and a way to hand a value that is not `Sendable` (an
+/// `AnyCancellable` or a subject under OpenCombine) to concurrent code that relies on the value's
+/// own thread safety; and the last reference to an owner, which a callback drops to run the
+/// owner's `deinit` inside itself. What is taken out or replaced is released after unlocking.
 final class Slot<Value>: Sendable {
     private let stored: LockedBox<Value?>
 
@@ -61,21 +62,13 @@ final class Slot<Value>: Sendable {
     /// The value, or nil once taken.
     var value: Value? { stored.withLock { $0 } }
 
-    /// Puts `value` in; what was there is released after unlocking.
+    /// Puts `value` in.
     func put(_ value: Value) {
-        let replaced = stored.withLock { stored in
-            defer { stored = value }
-            return stored
-        }
-        _ = replaced
+        var replaced: Value? = value
+        stored.withLock { swap(&$0, &replaced) }
     }
 
-    /// Takes the value out. `_ = slot.take()` releases it at once.
+    /// Takes the value out. `slot.take()` alone releases it at once.
     @discardableResult
-    func take() -> Value? {
-        stored.withLock { stored in
-            defer { stored = nil }
-            return stored
-        }
-    }
+    func take() -> Value? { stored.withLock { $0.take() } }
 }

@@ -103,7 +103,7 @@ extension Adversarial {
         func endAction(_ reentry: ActionReentry, addedWith adder: Adder) {
             let fixture = LedgerFixture()
             let log = Recorder<String>()
-            let subject = StreamsSendableBox(PassthroughSubject<Int, Never>())
+            let subject = Slot(PassthroughSubject<Int, Never>())
             let owner = fixture.run { Slot(StreamsOwner()) }
             let child = Slot<DisposeBag>()
             let cancellable = Slot(AnyCancellable { log.record("c") })
@@ -120,7 +120,7 @@ extension Adversarial {
                     }
                 }
                 fixture.run {
-                    subject.value.sink(boundTo: bag) { log.record("sink \($0)") }
+                    subject.value!.sink(boundTo: bag) { log.record("sink \($0)") }
                     cancellable.value!.store(in: bag)
                     child.put(DisposeBag(parent: bag))
                 }
@@ -138,9 +138,9 @@ extension Adversarial {
                         }
                     case .addAction: bag?.add { log.record("new") }
                     case .addSink:
-                        if let bag { subject.value.sink(boundTo: bag) { log.record("new sink \($0)") } }
-                        subject.value.send(8)
-                    case .send: subject.value.send(7)
+                        if let bag { subject.value!.sink(boundTo: bag) { log.record("new sink \($0)") } }
+                        subject.value!.send(8)
+                    case .send: subject.value!.send(7)
                     case .cancelEarlier: cancellable.value?.cancel()
                     case .endChild: child.value?.end()
                     case .releaseOwner: owner.take()
@@ -149,7 +149,7 @@ extension Adversarial {
                 _ = add { log.record("a3") }
                 if let first { tokens.put([first]) }
                 bag.end()
-                subject.value.send(9)
+                subject.value!.send(9)
             }
 
             // In reverse order of adding: a3, a2, a1, the child, the cancellable, the sink.

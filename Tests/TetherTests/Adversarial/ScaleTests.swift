@@ -21,7 +21,7 @@ extension Adversarial {
 
         /// The shared sources: what a long-lived model offers many short-lived screens.
         final class Sources: Sendable {
-            let subject = StreamsSendableBox(PassthroughSubject<Int, Never>())
+            let subject = Slot(PassthroughSubject<Int, Never>())
             let holder = Slot(FuseHolder())
             let data = LiveData(0)
             let property = ObservedProperty(0)
@@ -29,10 +29,11 @@ extension Adversarial {
             /// Binds one `kind` to `bag`.
             func bind(_ kind: Kind, to bag: DisposeBag, owner: AnyObject) {
                 switch kind {
-                case .boundSink: subject.value.sink(boundTo: bag) { _ in }
-                case .storedSubscription: subject.value.sink { _ in }.store(in: bag)
+                case .boundSink: subject.value!.sink(boundTo: bag) { _ in }
+                case .storedSubscription: subject.value!.sink { _ in }.store(in: bag)
                 case .fusedSubscription:
-                    subject.value.fuse(heldBy: holder.value!, on: \.cancellables).sink { _ in }.store(in: bag)
+                    subject.value!.fuse(heldBy: holder.value!, on: \.cancellables).sink { _ in }.store(
+                        in: bag)
                 case .asyncSink: Just(1).asyncSink { _ in }.store(in: bag)
                 case .lifetimeTask: bag.task {}
                 case .liveDataObserver: data.add(observer: owner, disposeBag: bag) { _ in }
@@ -104,7 +105,7 @@ extension Adversarial {
             // One more fuse on each holder takes out the tokens of the fuses no longer used.
             let holders = sources.map { source in
                 let holder = source.holder.value!
-                _ = source.subject.value.fuse(heldBy: holder, on: \.cancellables)
+                _ = source.subject.value!.fuse(heldBy: holder, on: \.cancellables)
                 return holder.cancellables.count
             }
             #expect(

@@ -16,7 +16,7 @@ extension Adversarial {
         @Test func boundSinksStopAtTheirLifetimesEnd() async {
             let fixture = LedgerFixture()
             for round in 0..<raceRounds {
-                let subjects = (0..<4).map { _ in StreamsSendableBox(PassthroughSubject<Int, Never>()) }
+                let subjects = (0..<4).map { _ in Slot(PassthroughSubject<Int, Never>()) }
                 let senders = (0..<4).map { _ in Sender() }
                 let received = (0..<4).map { _ in Recorder<Int>() }
                 let owner = fixture.run { Slot(StreamsOwner()) }
@@ -24,7 +24,7 @@ extension Adversarial {
                 let child = fixture.run { DisposeBag(parent: bag) }
                 fixture.run {
                     for index in 0..<4 {
-                        subjects[index].value.sink(boundTo: index < 2 ? bag : child) {
+                        subjects[index].value!.sink(boundTo: index < 2 ? bag : child) {
                             received[index].record($0)
                         }
                     }
@@ -34,7 +34,7 @@ extension Adversarial {
                 let late = Recorder<(endedBefore: Bool, received: Recorder<Int>)>()
                 let actions = Recorder<(removed: Bool, ran: Recorder<Int>)>()
                 var threads: [@Sendable () -> Void] = (0..<4).map { index in
-                    { senders[index].send(Self.count) { subjects[index].value.send($0) } }
+                    { senders[index].send(Self.count) { subjects[index].value!.send($0) } }
                 }
                 threads.append {
                     senders[2].wait(until: cutPoint(round, of: Self.count))
@@ -56,7 +56,7 @@ extension Adversarial {
                         }
                         let endedBefore = ended.load(ordering: .acquiring)
                         let got = Recorder<Int>()
-                        fixture.run { subjects[0].value.sink(boundTo: bag) { got.record($0) } }
+                        fixture.run { subjects[0].value!.sink(boundTo: bag) { got.record($0) } }
                         late.record((endedBefore, got))
                     }
                 }
@@ -104,12 +104,12 @@ extension Adversarial {
         @Test func fusedSubscriptionsStopAtTheBlow() async {
             let fixture = LedgerFixture()
             for round in 0..<raceRounds {
-                let subjects = (0..<3).map { _ in StreamsSendableBox(PassthroughSubject<Int, Never>()) }
+                let subjects = (0..<3).map { _ in Slot(PassthroughSubject<Int, Never>()) }
                 let senders = (0..<3).map { _ in Sender() }
                 let holder = Slot(FuseHolder())
                 let fused = subjects.map { subject in
-                    StreamsSendableBox(
-                        subject.value.fuse(heldBy: holder.value!, on: \.cancellables).eraseToAnyPublisher())
+                    Slot(
+                        subject.value!.fuse(heldBy: holder.value!, on: \.cancellables).eraseToAnyPublisher())
                 }
                 let logs = (0..<7).map { _ in Recorder<String>() }
                 let subscribers = (0..<6).map { HookedSubscriber("", log: logs[$0]) }
@@ -117,16 +117,16 @@ extension Adversarial {
                 let owner = fixture.run { Slot(StreamsOwner()) }
                 fixture.run {
                     for (index, subscriber) in subscribers.enumerated() {
-                        fused[index / 2].value.subscribe(subscriber)
+                        fused[index / 2].value!.subscribe(subscriber)
                     }
-                    fused[2].value.sink(boundTo: owner.value!.bag) { bound.record($0) }
+                    fused[2].value!.sink(boundTo: owner.value!.bag) { bound.record($0) }
                 }
                 let cuts = Recorder<(String, [Cutoff])>()
                 let blown = Atomic<Bool>(false)
                 let late = Recorder<(blownBefore: Bool, log: Recorder<String>)>()
                 let churn = Recorder<(log: Recorder<String>, cut: Cutoff)>()
                 var threads: [@Sendable () -> Void] = (0..<3).map { index in
-                    { senders[index].send(Self.count) { subjects[index].value.send($0) } }
+                    { senders[index].send(Self.count) { subjects[index].value!.send($0) } }
                 }
                 threads.append {
                     senders[0].wait(until: cutPoint(round, of: Self.count))
@@ -148,7 +148,7 @@ extension Adversarial {
                         }
                         let blownBefore = blown.load(ordering: .acquiring)
                         let log = Recorder<String>()
-                        fixture.run { fused[1].value.subscribe(HookedSubscriber("", log: log)) }
+                        fixture.run { fused[1].value!.subscribe(HookedSubscriber("", log: log)) }
                         late.record((blownBefore, log))
                     }
                 }
@@ -163,7 +163,7 @@ extension Adversarial {
                         senders[2].wait(until: step)
                         let log = Recorder<String>()
                         let subscriber = HookedSubscriber("", log: log)
-                        fixture.run { fused[2].value.subscribe(subscriber) }
+                        fixture.run { fused[2].value!.subscribe(subscriber) }
                         senders[2].wait(until: step + 4)
                         churn.record((log, Sender.cut([senders[2]], around: subscriber.cancel)[0]))
                     }
@@ -207,7 +207,7 @@ extension Adversarial {
             let fixture = LedgerFixture()
             let overlaps: [AsyncSinkOverlap] = [.concurrent, .serial, .latest, .dropWhileBusy]
             for round in 0..<raceRounds {
-                let subjects = (0..<4).map { _ in StreamsSendableBox(PassthroughSubject<Int, Never>()) }
+                let subjects = (0..<4).map { _ in Slot(PassthroughSubject<Int, Never>()) }
                 let senders = (0..<4).map { _ in Sender() }
                 let returned = (0..<4).map { _ in Flag() }
                 let started = (0..<4).map { _ in Recorder<Int>() }
@@ -217,7 +217,7 @@ extension Adversarial {
                 let kept = Slot<[AnyCancellable]>([])
                 fixture.run {
                     for index in 0..<4 {
-                        let sink = subjects[index].value.asyncSink(overlap: overlaps[index]) { value in
+                        let sink = subjects[index].value!.asyncSink(overlap: overlaps[index]) { value in
                             let afterCancel = returned[index].isRaised
                             if afterCancel && !Task.isCancelled {
                                 uncancelled.record("\(overlaps[index]) \(value)")
@@ -231,7 +231,7 @@ extension Adversarial {
                 let cuts = Recorder<(Int, Cutoff)>()
                 let tasks = Recorder<(endedBefore: Bool, ran: Recorder<Int>, task: Task<Void, Never>)>()
                 var threads: [@Sendable () -> Void] = (0..<4).map { index in
-                    { senders[index].send(Self.count) { subjects[index].value.send($0) } }
+                    { senders[index].send(Self.count) { subjects[index].value!.send($0) } }
                 }
                 threads.append {
                     senders[0].wait(until: cutPoint(round, of: Self.count))

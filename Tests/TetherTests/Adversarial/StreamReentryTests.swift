@@ -86,13 +86,13 @@ extension Adversarial {
             let subject = OrderedSubject()
             let holder = Slot(FuseHolder())
             let owner = fixture.run { Slot(StreamsOwner()) }
-            let fused = StreamsSendableBox(
+            let fused = Slot(
                 subject.fuse(heldBy: holder.value!, on: \.cancellables).eraseToAnyPublisher())
             let subscribers = Slot<[HookedSubscriber]>()
             let c = HookedSubscriber("c", log: log)
             let a = HookedSubscriber("a", log: log) { signal in
                 let blows = reentry == .subscribeAfterTheBlow
-                if blows, signal == .finished { return fused.value.subscribe(c) }
+                if blows, signal == .finished { return fused.value!.subscribe(c) }
                 guard signal == .value(1) else { return }
                 switch reentry {
                 case .cancelSelf: subscribers.value?[0].cancel()
@@ -100,15 +100,15 @@ extension Adversarial {
                 case .endLifetime: owner.value?.bag.end()
                 case .releaseHolder, .subscribeAfterTheBlow: holder.take()
                 case .cancelToken: holder.value?.cancellables.first?.cancel()
-                case .subscribeAgain: fused.value.subscribe(c)
+                case .subscribeAgain: fused.value!.subscribe(c)
                 case .sendAgain: subject.send(10)
                 }
             }
             let b = HookedSubscriber("b", log: log)
             subscribers.put([a, b])
             fixture.run {
-                fused.value.subscribe(a)
-                fused.value.subscribe(b)
+                fused.value!.subscribe(a)
+                fused.value!.subscribe(b)
                 AnyCancellable(a).store(in: owner.value!.bag)
             }
             for value in 1...3 { subject.send(value) }
@@ -132,7 +132,7 @@ extension Adversarial {
         func asyncSinkBody(_ reentry: BodyReentry, overlap: AsyncSinkOverlap) async {
             let fixture = LedgerFixture()
             let log = Recorder<String>()
-            let subject = StreamsSendableBox(PassthroughSubject<Int, Never>())
+            let subject = Slot(PassthroughSubject<Int, Never>())
             let owner = fixture.run { Slot(StreamsOwner()) }
             let kept = Slot<AnyCancellable>()
             let token = Slot<Lifetime.Token>()
@@ -146,21 +146,21 @@ extension Adversarial {
                     case .releaseOwner: owner.take()
                     case .endThenSend:
                         owner.value?.bag.end()
-                        subject.value.send(20)
-                    case .sendAgain: subject.value.send(10)
+                        subject.value!.send(20)
+                    case .sendAgain: subject.value!.send(10)
                     case .addSink:
                         if let bag = owner.value?.bag {
-                            subject.value.asyncSink { log.record("new \($0)") }.store(in: bag)
+                            subject.value!.asyncSink { log.record("new \($0)") }.store(in: bag)
                         }
                     }
                 }
                 log.record("end \(value)\(Task.isCancelled ? " cancelled" : "")")
             }
             fixture.run {
-                let sink = subject.value.asyncSink(overlap: overlap, receiveValue: body)
+                let sink = subject.value!.asyncSink(overlap: overlap, receiveValue: body)
                 if reentry == .cancel { kept.put(sink) } else { token.put(owner.value!.bag.add(sink)) }
             }
-            subject.value.send(1)
+            subject.value!.send(1)
             let cancels = [.cancel, .endLifetime, .removeToken, .releaseOwner, .endThenSend].contains(reentry)
             let first: [String] =
                 switch reentry {
@@ -175,7 +175,7 @@ extension Adversarial {
                 default: ["start 1", "end 1"]
                 }
             await waitUntil { log.events.count == first.count && fixture.ledger.counters.tasks == 0 }
-            subject.value.send(2)
+            subject.value!.send(2)
             let second = cancels ? [] : ["start 2", "end 2"] + (reentry == .addSink ? ["new 2"] : [])
             await waitUntil {
                 log.events.count == first.count + second.count && fixture.ledger.counters.tasks == 0
