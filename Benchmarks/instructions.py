@@ -26,13 +26,13 @@ import tempfile
 
 # (pair, case, extra arguments after the count, N, modes): the first mode is the alternative,
 # `raw` but for the served and reported pairs, whose alternative is the same code with the ledger
-# watched by none (`unwatched`). Task exit's pair is a latency, made of waking a parked task: not
-# counted here.
+# on and watched by none (`ledger-on`). Task exit's pair is a latency, made of waking a parked
+# task: not counted here.
 CASES = [
     ("bind and end one subscription", "bind-and-end", [], 10_000, ["raw", "ledger-on", "ledger-off"]),
-    ("bind and end, ledger served to no client", "bind-and-end", [], 10_000, ["unwatched", "served"]),
+    ("bind and end, ledger served to no client", "bind-and-end", [], 10_000, ["ledger-on", "served"]),
     ("bind and end, ledger reported through swift-metrics", "bind-and-end", [], 10_000,
-     ["unwatched", "reported"]),
+     ["ledger-on", "reported"]),
     ("1 value, 1 subscriber: bound sink", "bound-sink", ["1"], 10_000, ["raw", "ledger-on"]),
     ("1 value, 1 subscriber: fuse", "fuse", ["1"], 10_000, ["raw", "ledger-on"]),
     ("1 value, 100 subscribers: bound sink", "bound-sink", ["100"], 200, ["raw", "ledger-on"]),

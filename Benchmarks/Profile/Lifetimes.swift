@@ -24,14 +24,13 @@ func interleavedLifetimes(rounds: Int, ledger: Ledger) {
     let subject = PassthroughSubject<Int, Never>()
     let plain = Ledger(isEnabled: ledger.isEnabled)
     let served = Ledger(isEnabled: ledger.isEnabled)
-    guard let serving = serveToNoClient(served) else { return }
-    defer { serving.stop() }
+    let stopServing = watch(served, .servedToNoClient)
+    defer { stopServing() }
     let reported = Ledger(isEnabled: ledger.isEnabled)
-    let reporting = reported.reportMetrics(
-        to: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
-    defer { reporting.cancel() }
+    let stopReporting = watch(reported, .reportedToPrometheus)
+    defer { stopReporting() }
     func binding(in ledger: Ledger) -> () -> Void {
-        { Ledger.$current.withValue(ledger) { for _ in 0..<owners { _ = BagOwner(subject) } } }
+        { bindAndEnd(owners, subject, in: ledger) }
     }
     interleaved(
         "Bind and end one subscription", rounds: rounds, operations: owners,
@@ -48,35 +47,33 @@ func interleavedLifetimes(rounds: Int, ledger: Ledger) {
         [("not reporting", binding(in: plain)), ("reporting", binding(in: reported))])
 }
 
-/// Who watches the ledger of `bindAndEnd(_:_:_:)`: the Inspector suite's and the MetricsReporting
-/// suite's two sides.
+/// Binds and ends `count` owners' subscriptions to `subject`, one after the other, in `ledger`:
+/// the Lifetimes suite's Tether side.
+func bindAndEnd(_ count: Int, _ subject: PassthroughSubject<Int, Never>, in ledger: Ledger) {
+    Ledger.$current.withValue(ledger) {
+        for _ in 0..<count { _ = BagOwner(subject) }
+    }
+}
+
+/// What watches a ledger in the Inspector suite (a server with no client) and the
+/// MetricsReporting suite (a reporter to a Prometheus registry).
 enum LedgerWatch {
-    case none
     case servedToNoClient
     case reportedToPrometheus
 }
 
-/// Binds and ends `count` owners' subscriptions, one after the other, in a ledger that `watch`
-/// watches, for callgrind: the instructions of the server's or the reporter's threads count too.
-func bindAndEnd(_ count: Int, _ subject: PassthroughSubject<Int, Never>, watchedBy watch: LedgerWatch) {
-    let ledger = Ledger()
-    let stop: () -> Void
-    switch watch {
-    case .none:
-        stop = {}
+/// Starts watching `ledger` as `how` says; returns what stops it. Exits, having said why, when
+/// the ledger cannot be served.
+func watch(_ ledger: Ledger, _ how: LedgerWatch) -> () -> Void {
+    switch how {
     case .servedToNoClient:
         guard let serving = serveToNoClient(ledger) else { exit(1) }
-        stop = serving.stop
+        return serving.stop
     case .reportedToPrometheus:
         let reporting = ledger.reportMetrics(
             to: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
-        stop = { reporting.cancel() }
+        return { reporting.cancel() }
     }
-    Ledger.$current.withValue(ledger) {
-        for _ in 0..<count { _ = BagOwner(subject) }
-    }
-    stop()
-    print(ledger.counters)
 }
 
 /// A ledger served on a socket in a temporary directory of its own.

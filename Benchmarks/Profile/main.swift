@@ -1,8 +1,8 @@
 // Runs one benchmarked operation N times, outside package-benchmark, for valgrind's callgrind
 // (which cannot run under the malloc interposer). See README.md, "Profiling a miss".
 //
-//     tether-bench-profile bind-and-end raw|ledger-on|ledger-off|unwatched|served|reported [count]
-//         (ledger on, served to no client, reported through swift-metrics, or neither)
+//     tether-bench-profile bind-and-end raw|ledger-on|ledger-off|served|reported [count]
+//         (served: its ledger served to no client; reported: through swift-metrics; ledger on)
 //     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink|task-exit ledger-on|ledger-off [count]
 //     tether-bench-profile livedata|livedata-weak|observed|fuse|bound-sink|asyncsink raw [count]
 //         (the alternative: a closure array, weak boxes, a CurrentValueSubject, raw sinks, a Task per value)
@@ -154,17 +154,15 @@ func tetherAsyncSink(_ subject: PassthroughSubject<Int, Never>, _ done: Countdow
     case "raw":
         for _ in 0..<count { _ = RawOwner(subject) }
     case "ledger-on", "ledger-off":
-        Ledger.$current.withValue(ledger) {
-            for _ in 0..<count { _ = BagOwner(subject) }
-        }
+        bindAndEnd(count, subject, in: ledger)
         print(ledger.counters)
-    case "unwatched":
-        // The served and reported pairs' alternative: the same code, its ledger watched by none.
-        bindAndEnd(count, subject, watchedBy: .none)
-    case "served":
-        bindAndEnd(count, subject, watchedBy: .servedToNoClient)
-    case "reported":
-        bindAndEnd(count, subject, watchedBy: .reportedToPrometheus)
+    case "served", "reported":
+        // The served and reported pairs' Tether side; their alternative is `ledger-on`.
+        let watched = Ledger()
+        let stop = watch(watched, arguments[2] == "served" ? .servedToNoClient : .reportedToPrometheus)
+        bindAndEnd(count, subject, in: watched)
+        stop()
+        print(watched.counters)
     default:
         print("unknown mode \(arguments[2])")
         exit(2)
