@@ -32,7 +32,8 @@ struct EventLog {
 /// kept as its ``OwnerTag`` and the call site as its index in the ledger's ``SiteTable``; both are
 /// looked up when a snapshot is taken.
 struct LoggedEvent {
-    /// An application note's text and the owner it names.
+    /// An event's text and the owner it names: an application note, or the error an entry
+    /// ended with.
     final class Note: Sendable {
         let owner: OwnerID?
         let message: String
@@ -43,7 +44,7 @@ struct LoggedEvent {
         }
     }
 
-    /// Whom the event concerns: nobody, an owner, or an application note.
+    /// Whom the event concerns: nobody, an owner, or an owner and a text (``Note``).
     enum Subject {
         case none
         case owner(OwnerTag)

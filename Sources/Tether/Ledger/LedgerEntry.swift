@@ -1,11 +1,14 @@
 import Synchronization
 
 /// Why an entry ended.
-enum EndReason: Sendable {
+enum EndReason: Sendable, Equatable {
     /// It finished by itself or was removed by its user.
     case ended
     /// Its lifetime ended and cancelled it.
     case cancelled
+    /// It finished by itself with an error (a loop over a sequence that threw): the error's
+    /// description, which the event log shows.
+    case failed(String)
 }
 
 /// One binding in the ledger: a subscription, task, observer or two-way binding.

@@ -140,10 +140,16 @@ struct LedgerState {
         counters[entry.kind] -= 1
         if wasPaused { counters.paused -= 1 }
         log.append(
-            time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: .owning(entry.owner),
+            time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: endSubject(entry, reason),
             entryKind: entry.kind, site: entry.siteIndex)
         guard owned, let index else { return true }
         return apply(.entryClosed, toOwnerAt: index, at: now)
+    }
+
+    /// Whom an entry's end concerns: its owner, and for a failure the error, as the event's text.
+    private func endSubject(_ entry: LedgerEntry, _ reason: EndReason) -> LoggedEvent.Subject {
+        guard case .failed(let error) = reason else { return .owning(entry.owner) }
+        return .note(LoggedEvent.Note(owner: entry.owner.map(id(of:)), message: "threw \(error)"))
     }
 
     /// Counts a value delivered to an entry whose owner has ended.

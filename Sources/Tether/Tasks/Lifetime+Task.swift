@@ -19,8 +19,23 @@ extension Lifetime {
         priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
-        let entry = ledger.open(
-            .task, owner: ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+        startTask(priority: priority, site: CallSite(fileID: fileID, line: line), operation) {
+            operation, entry in
+            await LedgerEntry.binding(entry) { await operation() }
+            return .ended
+        }
+    }
+
+    /// Starts a task bound to this lifetime, a `task` entry at `site`, that runs `run(operation,
+    /// entry)` and ends the entry as `run` says; on a lifetime that has ended, `run` never runs.
+    ///
+    /// `run` captures nothing (a function, not a closure with a context to allocate): what a
+    /// caller hands its task is `operation`.
+    func startTask<Operation>(
+        priority: TaskPriority?, site: CallSite, _ operation: sending Operation,
+        run: @escaping @Sendable (Operation, LedgerEntry?) async -> EndReason
+    ) -> Task<Void, Never> {
+        let entry = ledger.open(.task, owner: ownerRecord, site: site, bound: true)
         // The lifetime may end before the task exists: the handle remembers a cancel that came first.
         let handle = TaskHandle()
         guard let token = insert(.call { handle.cancel() }, entry: nil) else {
@@ -29,15 +44,16 @@ extension Lifetime {
             return Task(priority: priority) {}
         }
         let task = Task(priority: priority) { [weak self] in
+            var reason = EndReason.cancelled
             // Not before the handle has the task, where the lifetime's end reaches it; cancelled
             // before it began (the lifetime ended meanwhile), the body does not start.
             if await handle.slot.gate.pass(), !Task.isCancelled {
-                await LedgerEntry.binding(entry) { await operation() }
+                reason = await run(operation, entry)
             }
             // Finished tasks do not stay in the lifetime. Taken out before the entry ends: once the
             // ledger counts the task ended, the task no longer holds the lifetime.
             self?.remove(token)
-            entry?.end(.ended)
+            entry?.end(reason)
         }
         handle.set(task)
         return task
