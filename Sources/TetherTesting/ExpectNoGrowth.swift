@@ -6,7 +6,7 @@ import Tether
 /// each time, which no leak verdict sees because that object never ends.
 ///
 /// `body` runs with `ledger` as `Ledger.current` (by default, the current one), and the ledger is
-/// checkpointed (``Ledger/checkpoint()``) after each run. A site grew in a run when it had more
+/// checkpointed (``Ledger/checkpoint(scope:)``, in a scope of its own) after each run. A site grew in a run when it had more
 /// live entries after it than before it; the first run compares with the ledger as it was when
 /// the helper was called. Each issue's comment is the site's ``GrowthReport``, its counts those
 /// after each run.
@@ -35,7 +35,7 @@ public func expectNoGrowth(
     var growing: [LiveSites.Site: [Int]] = [:]
     for run in 0..<max(1, repetitions) {
         try await Ledger.$current.withValue(ledger) { try await body() }
-        ledger.checkpoint()
+        ledger.checkpoint(scope: "expectNoGrowth")
         let after = LiveSites(ledger.snapshot())
         var stillGrowing: [LiveSites.Site: [Int]] = [:]
         for (site, count) in after.counts where count > before.counts[site, default: 0] {

@@ -129,7 +129,7 @@ import TetherInspector
             growing.growth == [
                 AttachDump.Growth(
                     owner: "Model#2", kind: "subscription", site: "Model.swift:33", live: 3,
-                    signature: "Model grows subscription App/Model.swift:33")
+                    signature: "Model grows subscription App/Model.swift:33", scope: "default")
             ])
     }
 

@@ -140,13 +140,29 @@ extension ScreenStack {
     /// Presents a screen that stores one subscription in `session`'s bag, and dismisses it: one
     /// visit of a screen that leaves something behind in a long-lived owner.
     private func visit(
-        _ stack: ScreenStack, _ session: Session, ledger: Ledger, presentation: Presentation = .fullScreen
+        _ stack: ScreenStack, _ session: Session?, ledger: Ledger, presentation: Presentation = .fullScreen,
+        id: String = "sheet"
     ) {
-        let screen = RecordingScreen(
-            "sheet", recorder: Recorder(), presentation: presentation, ledger: ledger)
+        let screen = RecordingScreen(id, recorder: Recorder(), presentation: presentation, ledger: ledger)
         stack.present(screen)
-        session.keepOneMore()
+        session?.keepOneMore()
         stack.dismiss(screen)
+    }
+
+    /// Each dismissal is a repetition of the dismissed screen, scoped by its id: visits of other
+    /// screens between them neither count nor end the growth.
+    @Test func aDismissalIsARepetitionOfTheDismissedScreensScope() {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Session(ledger: ledger)
+        let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
+        for _ in 0..<3 {
+            visit(stack, session, ledger: ledger, id: "accumulation")
+            visit(stack, nil, ledger: ledger, id: "livedata")
+        }
+        #expect(ledger.snapshot().growth.map(\.scope) == ["accumulation"])
+        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+        visit(stack, nil, ledger: ledger, id: "livedata")
+        #expect(ledger.snapshot().growth.count == 1)
     }
 
     /// Each dismissal is a repetition: three visits that each leave one more subscription in a

@@ -229,7 +229,7 @@ private final class Plain {}
         let session = fixture.run { Session() }
         for _ in 0..<5 { updates.sink { _ in }.store(in: session.bag) }
         #expect(fixture.ledger.snapshot().growth.isEmpty, "no checkpoint, no growth")
-        #expect(fixture.ledger.state.withLock { $0.growth.tracker.count } == 0)
+        #expect(fixture.ledger.state.withLock { $0.growth.trackers.isEmpty })
     }
 
     // MARK: Reports

@@ -42,6 +42,8 @@ public struct AttachDump: Codable, Equatable, Sendable {
         public var live: Int
         /// The grouping signature: the owner's type, the kind and the site.
         public var signature: String
+        /// The scope whose repetitions the site grew in (`default` from a server that predates scopes).
+        public var scope: String?
     }
 
     public var process: String
@@ -71,7 +73,7 @@ public struct AttachDump: Codable, Equatable, Sendable {
         growth = snapshot.growth.map {
             Growth(
                 owner: $0.owner.description, kind: $0.kind.rawValue, site: $0.site.description, live: $0.live,
-                signature: $0.signature)
+                signature: $0.signature, scope: $0.scope)
         }
     }
 }

@@ -26,8 +26,9 @@ public struct LabDump: Codable, Equatable, Sendable {
         public var site: String
     }
 
-    /// A site growing now: live entries under an owner that never ended, rising at each of the
-    /// ledger's last checkpoints (the screen stack makes one at every dismissal).
+    /// A site growing now: live entries under an owner that never ended, rising in each of the
+    /// last repetitions of one scope (the screen stack checkpoints at every dismissal, scoped by
+    /// the dismissed screen's id).
     public struct Growth: Codable, Equatable, Sendable {
         /// `AppSession#1`.
         public var owner: String
@@ -37,6 +38,9 @@ public struct LabDump: Codable, Equatable, Sendable {
         public var site: String
         /// How many are live.
         public var live: Int
+        /// The scope the site grew in: the id of the screen whose visits grew it
+        /// (`accumulation`). Absent from dumps that predate scopes.
+        public var scope: String?
     }
 
     public var orientation: String
@@ -67,6 +71,6 @@ extension LabDump.Growth {
     init(_ report: GrowthReport) {
         self.init(
             owner: report.owner.description, kind: report.kind.rawValue, site: report.site.description,
-            live: report.live)
+            live: report.live, scope: report.scope)
     }
 }

@@ -10,7 +10,7 @@ struct InspectorContent: Sendable, Equatable {
     /// selection survives a new snapshot of the same tree.
     enum Item: Hashable, Sendable {
         /// A growing site: its owner, kind and call site.
-        case growth(owner: OwnerID, kind: EntryKind, site: InspectorSnapshot.Site)
+        case growth(owner: OwnerID, kind: EntryKind, site: InspectorSnapshot.Site, scope: String)
         case leakGroup(String)
         case owner(OwnerID)
         case entry(owner: OwnerID?, index: Int)
@@ -48,7 +48,7 @@ struct InspectorContent: Sendable, Equatable {
             needle.isEmpty || texts.contains { $0.lowercased().contains(needle) }
         }
         growth = snapshot.growth.filter {
-            matches($0.signature, $0.owner.description, $0.site.fileID)
+            matches($0.signature, $0.owner.description, $0.site.fileID, $0.scope)
         }
         groups = snapshot.leakGroups.filter { group in
             matches(group.signature) || group.leaks.contains { matches($0.owner.description, $0.site.fileID) }
@@ -94,7 +94,7 @@ struct InspectorContent: Sendable, Equatable {
 
     /// The row of a growing site.
     static func item(_ report: InspectorGrowthReport) -> Item {
-        .growth(owner: report.owner, kind: report.kind, site: report.site)
+        .growth(owner: report.owner, kind: report.kind, site: report.site, scope: report.scope)
     }
 
     /// The growing site an item names, if it names one.

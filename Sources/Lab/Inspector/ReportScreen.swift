@@ -139,6 +139,7 @@ extension ReportScreen where Report == InspectorGrowthReport {
                     " at the last \(report.counts.count) checkpoint\(report.counts.count == 1 ? "" : "s"): "
                         + report.counts.map(String.init).joined(separator: arrow)),
             ]),
+            Line([TextSpan("scope      ", style: theme.dimmed), TextSpan(report.scope)]),
             Line(""),
         ]
         return lines + trace(report.trace, headline: style.leaky, style: style)

@@ -31,9 +31,10 @@ public struct TeardownEvent: Hashable, Sendable, CustomStringConvertible {
 /// below is resumed. Screens dismissed together are never resumed on the way out.
 ///
 /// The screen stack checkpoints the ledger at every dismissal: once the dismissed screens are
-/// released, and before the screen below is resumed, it calls `checkpoint()` on the ledger of
-/// the dismissed screen's lifecycle. Each dismissal is one repetition, so a long-lived owner
-/// that holds one more binding after every visit of a screen is reported as growing
+/// released, and before the screen below is resumed, it calls `checkpoint(scope:)` with the
+/// dismissed screen's id on the ledger of its lifecycle. Each dismissal is one repetition of that
+/// screen, so a long-lived owner that holds one more binding after every visit of a screen is
+/// reported as growing, however many other screens the user visits between the visits
 /// (`LedgerSnapshot.growth`, `Ledger.onGrowth`) with no code of the app's own. Dismissing an
 /// overlay (help, a report: reading, not the app's work) is not a repetition and checkpoints
 /// nothing, so that opening and closing one does not interrupt a growth being watched.
@@ -84,7 +85,9 @@ public final class ScreenStack {
         let onResult = entries[index].onResult
         tearDown(from: index)
         isTearingDown = false
-        if screen.presentation.isRepetition { screen.lifecycle.lifetime.ledger.checkpoint() }
+        if screen.presentation.isRepetition {
+            screen.lifecycle.lifetime.ledger.checkpoint(scope: screen.id)
+        }
         onResult?(result)
         top?.lifecycle.move(to: .resumed)
     }

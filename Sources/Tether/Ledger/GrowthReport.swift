@@ -1,9 +1,9 @@
-/// A call site whose live entries under one owner rose at each of the ledger's last
-/// ``Ledger/growthRepetitions`` checkpoints: a leak whose owner never ends.
+/// A call site whose live entries under one owner rose in each of the last
+/// ``Ledger/growthRepetitions`` repetitions of one scope: a leak whose owner never ends.
 ///
 /// A long-lived object (an app session, a service) that collects one more subscription each
 /// time a screen appears is never judged by a leak verdict, because it never ends. Repeating the
-/// screen and calling ``Ledger/checkpoint()`` at each of its ends shows it: the count at the
+/// screen and calling ``Ledger/checkpoint(scope:)`` at each of its ends shows it: the count at the
 /// site where the screen binds rises every time.
 ///
 /// Its ``description`` reads like a ``LeakReport``'s: what grows, where, by how much per
@@ -22,16 +22,22 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
     public let kind: EntryKind
     /// Where the growing entries are made.
     public let site: CallSite
-    /// The live entries at the site at the last ``Ledger/growthRepetitions`` checkpoints, oldest
-    /// first: each greater than the one before.
+    /// The live entries at the site at the last ``Ledger/growthRepetitions`` checkpoints of
+    /// ``scope``, oldest first: each greater than the one before.
     public let counts: [Int]
     /// The live entries at the site at the last checkpoint.
     public let live: Int
+    /// The scope whose repetitions the site grew in (``Ledger/checkpoint(scope:)``).
+    public let scope: String
+
+    /// The scope of ``Ledger/checkpoint(scope:)`` when none is named: `default`.
+    public static let defaultScope = "default"
 
     /// Makes a report; the ledger makes them at its checkpoints, a tool that carries reports
     /// (a wire client) makes them again from their fields.
     public init(
-        owner: OwnerID, ownerSite: CallSite, kind: EntryKind, site: CallSite, counts: [Int], live: Int
+        owner: OwnerID, ownerSite: CallSite, kind: EntryKind, site: CallSite, counts: [Int], live: Int,
+        scope: String = GrowthReport.defaultScope
     ) {
         self.owner = owner
         self.ownerSite = ownerSite
@@ -39,6 +45,7 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
         self.site = site
         self.counts = counts
         self.live = live
+        self.scope = scope
     }
 
     /// A stable key for grouping: the owner's type, the kind and the call site, no serials.
@@ -51,14 +58,18 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
     ///
     /// ```text
     /// AppSession#1 grows: 3 subscriptions at SheetViewModel.swift:31, +1 per repetition (tracked at AppSession.swift:12)
-    /// ╰─ live at the last 3 checkpoints: 1 → 2 → 3, and AppSession#1 is still alive
+    /// ╰─ live at the last 3 checkpoints of sheet: 1 → 2 → 3, and AppSession#1 is still alive
     ///    fix: bind the subscription to the screen that makes it (`.store(in: model.bag)`), not to AppSession's bag
     /// ```
+    ///
+    /// The checkpoints of the default scope go unnamed (`live at the last 3 checkpoints: …`).
     public var description: String {
         let history = counts.map(String.init).joined(separator: " → ")
+        let checkpoints = "checkpoint\(counts.count == 1 ? "" : "s")"
+        let of = scope == Self.defaultScope ? "" : " of \(scope)"
         return [
             headline,
-            "╰─ live at the last \(counts.count) checkpoint\(counts.count == 1 ? "" : "s"): \(history), and \(owner) is still alive",
+            "╰─ live at the last \(counts.count) \(checkpoints)\(of): \(history), and \(owner) is still alive",
             "   fix: \(fix)",
         ].joined(separator: "\n")
     }

@@ -1,13 +1,42 @@
-/// What a ``Ledger`` keeps for growth, behind its lock: the tracker, the sites growing at the last
+/// What a ``Ledger`` keeps for growth, behind its lock: a tracker for each scope whose rises are
+/// running, the counts the last checkpoint took, the sites growing at each scope's last
 /// checkpoint, and the ``Ledger/onGrowth(_:)`` watchers. Empty, and never touched by recording,
 /// until the first checkpoint.
 struct LedgerGrowth {
     /// Set by the ledger's `init` (its `growthRepetitions`).
-    var tracker = GrowthTracker<GrowthSite>(repetitions: 3)
-    /// The sites growing at the last checkpoint, with their owners: a snapshot lists those whose
-    /// owner has not ended since.
-    var growing: [(owner: OwnerRecord, report: GrowthReport)] = []
+    var repetitions = 3
+    /// A tracker for each scope with a site whose rises are running, and the checkpoint it last
+    /// moved at; dropped when it has none, or when it is the oldest of more than
+    /// ``scopeCapacity``, so that a program that names a scope per request keeps little of the
+    /// scopes gone by.
+    var trackers: [String: (tracker: GrowthTracker<GrowthSite>, moved: Int)] = [:]
+    /// How many checkpoints the ledger has taken.
+    var checkpoints = 0
+    /// Each site's live entries at the last checkpoint, of any scope: where the next repetition
+    /// begins.
+    var before: [GrowthSite: Int] = [:]
+    /// The sites growing at each scope's last checkpoint, with their owners: a snapshot lists
+    /// those whose owner has not ended since.
+    var growing: [String: [(site: GrowthSite, report: GrowthReport)]] = [:]
     var watchers: [UInt64: GrowthWatcher] = [:]
+
+    /// How many scopes with running rises a ledger follows at most: the most recently moved.
+    static let scopeCapacity = 256
+
+    /// Keeps `tracker` as `scope`'s, moved now; drops it when it follows nothing, and the scope
+    /// moved longest ago beyond ``scopeCapacity`` (with its growing sites).
+    mutating func keep(_ tracker: GrowthTracker<GrowthSite>, for scope: String) {
+        guard tracker.count > 0 else {
+            trackers[scope] = nil
+            return
+        }
+        trackers[scope] = (tracker, checkpoints)
+        guard trackers.count > Self.scopeCapacity,
+            let oldest = trackers.min(by: { $0.value.moved < $1.value.moved })?.key
+        else { return }
+        trackers[oldest] = nil
+        growing[oldest] = nil
+    }
 }
 
 /// One site the ledger counts at a checkpoint: an owner, a call site, a kind of entry.
@@ -44,11 +73,12 @@ extension EntryKind {
 }
 
 extension LedgerState {
-    /// One checkpoint: counts the live entries of each live owner by site and kind, moves the
-    /// tracker, and returns the sites that started growing. O(live entries).
-    mutating func checkpointGrowth() -> [GrowthReport] {
+    /// One checkpoint of `scope`: counts the live entries of each live owner by site and kind,
+    /// moves the scope's tracker with what rose since the last checkpoint, and returns the sites
+    /// that started growing. O(live entries).
+    mutating func checkpointGrowth(scope: String) -> [GrowthReport] {
         var counts: [GrowthSite: Int] = [:]
-        counts.reserveCapacity(growth.tracker.count)  // as many sites as last time, most likely
+        counts.reserveCapacity(growth.before.count)  // as many sites as last time, most likely
         // Entries of an ended owner are judged by its leak verdict, never as growth.
         for book in owners.values where book.state.phase == .alive {
             for entry in book.entries.values.lazy.map(\.entry) {
@@ -56,17 +86,31 @@ extension LedgerState {
                 counts[site, default: 0] += 1
             }
         }
-        let growing = growth.tracker.checkpoint(counts)
+        let before = growth.before
+        growth.checkpoints += 1
+        var tracker = growth.trackers[scope]?.tracker ?? GrowthTracker(repetitions: growth.repetitions)
+        let growing = tracker.checkpoint(
+            counts.lazy.map { site, live in (site, .init(live: live, before: before[site] ?? 0)) })
+        growth.keep(tracker, for: scope)
+        growth.before = counts
+        return record(growing, in: scope)
+    }
+
+    /// Keeps `growing` as `scope`'s growing sites; returns the reports of those that started now.
+    private mutating func record(_ growing: [GrowthTracker<GrowthSite>.Growing], in scope: String)
+        -> [GrowthReport]
+    {
         var started: [GrowthReport] = []
-        growth.growing = growing.map { found in
+        let reports = growing.map { found in
             let owner = found.site.owner
             let report = GrowthReport(
                 owner: id(of: owner), ownerSite: sites[owner.siteIndex], kind: found.site.kind,
                 site: sites[SiteIndex(rawValue: found.site.site)], counts: found.counts,
-                live: found.counts.last ?? 0)
+                live: found.counts.last ?? 0, scope: scope)
             if found.isNew { started.append(report) }
-            return (owner, report)
+            return (found.site, report)
         }
+        growth.growing[scope] = reports.isEmpty ? nil : reports
         return started
     }
 
@@ -77,8 +121,12 @@ extension LedgerState {
         return now
     }
 
-    /// The sites growing at the last checkpoint whose owner is still alive.
+    /// The sites growing at their scope's last checkpoint whose owner is still alive: by owner,
+    /// site and kind, then scope.
     var growingNow: [GrowthReport] {
-        growth.growing.compactMap { owners[$0.owner.handle]?.state.phase == .alive ? $0.report : nil }
+        growth.growing.values.joined()
+            .filter { owners[$0.site.owner.handle]?.state.phase == .alive }
+            .sorted { ($0.site, $0.report.scope) < ($1.site, $1.report.scope) }
+            .map(\.report)
     }
 }

@@ -1,24 +1,32 @@
 extension Ledger {
-    /// Marks one repetition — a screen dismissed, a request served — and looks for growth: the
-    /// live entries of each live owner are counted by call site and kind, and a site whose count
-    /// rose at each of the last ``growthRepetitions`` checkpoints is growing (the first
-    /// checkpoint compares with the ledger's start, where nothing was live).
+    /// Marks the end of one repetition of `scope` — a screen dismissed, a request served — and
+    /// looks for growth: the live entries of each live owner are counted by call site and kind,
+    /// and a site whose count rose in each of the scope's last ``growthRepetitions`` repetitions
+    /// is growing.
     ///
-    /// A growing site is listed in ``LedgerSnapshot/growth`` until the first checkpoint where its
+    /// A repetition is what happened since the checkpoint before, whatever that one's scope: the
+    /// first compares with the ledger's start, where nothing was live. Repetitions of one scope
+    /// are compared with each other however many of other scopes come between them; those
+    /// neither count nor interrupt. A screen stack passes the dismissed screen's id, so that
+    /// visiting other screens between two visits of one screen hides nothing. A growing site is
+    /// listed in ``LedgerSnapshot/growth`` until the first repetition of its scope in which its
     /// count did not rise, and reported once to ``onGrowth(_:)`` handlers when it starts growing.
     /// Entries of owners that ended are never growth: their leak verdict judges them.
     ///
     /// ```swift
     /// func sheetDidDismiss() {
-    ///     Ledger.shared.checkpoint()
+    ///     Ledger.shared.checkpoint(scope: "settings")
     /// }
     /// ```
     ///
     /// Costs one pass over the live entries, under the ledger's lock; recording costs nothing
     /// more in a program that never calls it. Handlers run on the calling thread, after unlocking.
-    public func checkpoint() {
+    ///
+    /// - Parameter scope: What repeats: a screen's id, a kind of request. ``GrowthReport/defaultScope``
+    ///   by default.
+    public func checkpoint(scope: String = GrowthReport.defaultScope) {
         let (started, watchers) = state.withLock { state in
-            let started = state.checkpointGrowth()
+            let started = state.checkpointGrowth(scope: scope)
             return (started, started.isEmpty ? [] : Array(state.growth.watchers.values))
         }
         changed()
@@ -29,7 +37,7 @@ extension Ledger {
     /// growing and later grows again is reported again — until the returned token is cancelled or
     /// released.
     ///
-    /// The handler runs on the thread that called ``checkpoint()``, after the ledger is
+    /// The handler runs on the thread that called ``checkpoint(scope:)``, after the ledger is
     /// unlocked — or, when it is already running, on its own thread after it returns: calls never
     /// overlap. It may take a snapshot, end lifetimes or checkpoint again (what that finds is
     /// handed to it after it returns). No call starts after its cancellation has returned: a

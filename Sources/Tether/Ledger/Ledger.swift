@@ -39,7 +39,8 @@ public final class Ledger: Sendable {
     public let clock: any TetherClock
     /// How long after an owner's end the leak verdict waits.
     public let gracePeriod: Duration
-    /// How many checkpoints in a row a site's count must rise at to be growing.
+    /// How many repetitions of a scope in a row a site's count must rise in to be growing
+    /// (``checkpoint(scope:)``).
     public let growthRepetitions: Int
 
     let state: Mutex<LedgerState>
@@ -56,8 +57,8 @@ public final class Ledger: Sendable {
     ///   - gracePeriod: How long after an owner's end its leak verdict waits. 300 ms by default.
     ///   - eventCapacity: How many events the log keeps; older ones are dropped. 0 keeps none.
     ///   - isEnabled: Whether bindings are recorded at all.
-    ///   - growthRepetitions: How many ``checkpoint()``s in a row a site's count must rise at to
-    ///     be growing. 3 by default; at least 1.
+    ///   - growthRepetitions: How many repetitions of a scope in a row (``checkpoint(scope:)``) a
+    ///     site's count must rise in to be growing. 3 by default; at least 1.
     public init(
         clock: any TetherClock = SystemClock(), gracePeriod: Duration = .milliseconds(300),
         eventCapacity: Int = 200, isEnabled: Bool = true, growthRepetitions: Int = 3
@@ -67,7 +68,7 @@ public final class Ledger: Sendable {
         self.growthRepetitions = max(1, growthRepetitions)
         state = Mutex(LedgerState(gracePeriod: gracePeriod, eventCapacity: eventCapacity))
         self.enabled = Atomic(isEnabled)
-        state.withLock { $0.growth.tracker = GrowthTracker(repetitions: growthRepetitions) }
+        state.withLock { $0.growth.repetitions = self.growthRepetitions }
     }
 
     /// Whether new bindings and owners are recorded. Turning it off stops recording from then on;

@@ -25,7 +25,7 @@ public struct LedgerSnapshot: Sendable {
         public var ending = 0
         /// Values delivered to entries whose owner had ended, since the ledger was made.
         public var zombies = 0
-        /// Sites growing now: ``LedgerSnapshot/growth``'s count (see ``Ledger/checkpoint()``).
+        /// Sites growing now: ``LedgerSnapshot/growth``'s count (see ``Ledger/checkpoint(scope:)``).
         public var growing = 0
 
         public init() {}
@@ -141,8 +141,8 @@ public struct LedgerSnapshot: Sendable {
     public let unowned: [Entry]
     /// Current leaks, in the order they were found.
     public let leaks: [Leak]
-    /// The sites growing at the last ``Ledger/checkpoint()`` whose owner is still alive, by owner
-    /// (oldest first) and site. Empty in a program that never checkpoints.
+    /// The sites growing at their scope's last ``Ledger/checkpoint(scope:)`` whose owner is still
+    /// alive, by owner (oldest first), site and scope. Empty in a program that never checkpoints.
     public let growth: [GrowthReport]
     /// The event log, oldest first.
     public let events: [LedgerEvent]

@@ -40,7 +40,7 @@ struct LedgerState {
     var endsInProgress = 0
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
-    /// Growth found at checkpoints (``Ledger/checkpoint()``); untouched by recording.
+    /// Growth found at checkpoints (``Ledger/checkpoint(scope:)``); untouched by recording.
     var growth = LedgerGrowth()
     var ownerNames = OwnerNames()
     /// One sequence for owners, entries, handlers and leak reports: keys are unique and follow the

@@ -2,10 +2,12 @@ import Tether
 
 /// A `GrowthReport` as the inspector protocol carries it: the owner that never ended, where it
 /// was tracked, the kind and call site of the entries that grow, their live counts at the last
-/// checkpoints, the signature that groups growth of the same shape, and the trace to read.
+/// checkpoints of the scope they grew in, the signature that groups growth of the same shape,
+/// and the trace to read.
 ///
 /// Every snapshot lists the sites growing now in its `growth` field (see <doc:InspectorProtocol>);
-/// a reader that predates growth ignores the field, and a snapshot without it has none. Call
+/// a reader that predates growth ignores the field, and a snapshot without it has none. A report
+/// without a `scope` (from a server that predates scopes) grew in the default one. Call
 /// sites travel as text and the trace as the serving ledger wrote it, so a reader in another
 /// process shows the same report.
 ///
@@ -28,6 +30,8 @@ public struct InspectorGrowthReport: Sendable, Equatable {
     public var counts: [Int]
     /// The live entries at the site at the last checkpoint.
     public var live: Int
+    /// The scope whose repetitions the site grew in: `GrowthReport.scope`.
+    public var scope: String
     /// `GrowthReport.signature`: the owner's type, the kind and the site, no serials.
     public var signature: String
     /// `GrowthReport.description`: the multi-line trace, with a fix.
@@ -35,7 +39,7 @@ public struct InspectorGrowthReport: Sendable, Equatable {
 
     public init(
         owner: OwnerID, ownerSite: InspectorSnapshot.Site, kind: EntryKind, site: InspectorSnapshot.Site,
-        counts: [Int], live: Int, signature: String, trace: String
+        counts: [Int], live: Int, scope: String = GrowthReport.defaultScope, signature: String, trace: String
     ) {
         self.owner = owner
         self.ownerSite = ownerSite
@@ -43,6 +47,7 @@ public struct InspectorGrowthReport: Sendable, Equatable {
         self.site = site
         self.counts = counts
         self.live = live
+        self.scope = scope
         self.signature = signature
         self.trace = trace
     }
@@ -52,7 +57,7 @@ public struct InspectorGrowthReport: Sendable, Equatable {
         self.init(
             owner: report.owner, ownerSite: InspectorSnapshot.Site(report.ownerSite), kind: report.kind,
             site: InspectorSnapshot.Site(report.site), counts: report.counts, live: report.live,
-            signature: report.signature, trace: report.description)
+            scope: report.scope, signature: report.signature, trace: report.description)
     }
 
     /// The trace's first line: who grows, what, where, how fast.
@@ -70,7 +75,9 @@ public struct InspectorGrowthReport: Sendable, Equatable {
 }
 
 extension InspectorGrowthReport: Codable {
-    private enum Keys: String, CodingKey { case owner, ownerSite, kind, site, counts, live, signature, trace }
+    private enum Keys: String, CodingKey {
+        case owner, ownerSite, kind, site, counts, live, scope, signature, trace
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -80,6 +87,7 @@ extension InspectorGrowthReport: Codable {
             kind: try c.decode(EntryKind.self, forKey: .kind),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
             counts: try c.decodeCounts(forKey: .counts), live: try c.decodeCount(forKey: .live),
+            scope: try c.decodeIfPresent(String.self, forKey: .scope) ?? GrowthReport.defaultScope,
             signature: try c.decode(String.self, forKey: .signature),
             trace: try c.decode(String.self, forKey: .trace))
     }
@@ -92,6 +100,7 @@ extension InspectorGrowthReport: Codable {
         try c.encode(site, forKey: .site)
         try c.encode(counts, forKey: .counts)
         try c.encode(live, forKey: .live)
+        try c.encode(scope, forKey: .scope)
         try c.encode(signature, forKey: .signature)
         try c.encode(trace, forKey: .trace)
     }

@@ -26,7 +26,9 @@ import Tether
         let dump = lab.dump()
         #expect(
             dump.growth == [
-                LabDump.Growth(owner: "AppSession#1", kind: "subscription", site: try leakySite(), live: 3)
+                LabDump.Growth(
+                    owner: "AppSession#1", kind: "subscription", site: try leakySite(), live: 3,
+                    scope: "accumulation")
             ])
         #expect(dump.leaks.isEmpty)
         #expect(dump.counters.leaks == 0)
