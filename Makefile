@@ -9,7 +9,7 @@ MEMCHECK_CYCLES ?= 20
 # its own, and a slow spell of the machine can fall on one process (Benchmarks/README.md).
 BENCH_RUNS  ?= 3
 
-.PHONY: run build test tsan lint docs bench instructions soak memcheck clean deps
+.PHONY: run build test tsan lint docs bench instructions soak memcheck clean deps sarif-tools
 
 # One line, not a compiler error page, when the ncurses headers are missing. On macOS they come
 # with Xcode's command line tools, in the SDK.
@@ -33,7 +33,7 @@ run: build
 # Builds everything, fails on any warning in the project's own files, then runs the logic tests
 # in parallel and, apart and one at a time, the tests that measure the wall clock: those carry
 # the `.timing` tag and live in suites named `Timing` (swift test filters by name, not by tag).
-test: deps
+test: deps sarif-tools
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|warning:|Compiling|Build" | grep -v "/.build/" | grep -vE "^\[" ; \
 	  status=$${PIPESTATUS[0]}; \
 	  if [ "$$status" -ne 0 ]; then echo "tether: build failed" >&2; exit 1; fi; \
@@ -45,16 +45,25 @@ test: deps
 	@echo "tether: the tests that measure the wall clock (tag .timing), one at a time"
 	$(SWIFT) test --skip-build --filter '/Timing/' --no-parallel
 
+# Microsoft's sarif-tools, the SARIF consumer TetherLintTests reads the checker's output with: in a
+# virtual environment under .build, from PyPI.
+SARIF_TOOLS := .build/sarif-tools/bin/sarif
+sarif-tools: $(SARIF_TOOLS)
+$(SARIF_TOOLS):
+	python3 -m venv .build/sarif-tools
+	.build/sarif-tools/bin/pip install --quiet --disable-pip-version-check sarif-tools==3.0.5
+
 # The library's logic tests under ThreadSanitizer (its wall-clock tests measure nothing there).
 tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan -Xswiftc -DTETHER_TSAN --filter TetherTests --skip '/Timing/'
 
-# swift-format's rules, then the core's own (.ci/core-rules: file length, unchecked Sendable,
-# pointers only under Platform/).
+# swift-format's rules, the core's own (.ci/core-rules: file length, unchecked Sendable, pointers
+# only under Platform/), then tether-lint over every source target, through its command plugin.
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests \
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins \
 	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
 	bash .ci/core-rules
+	$(SWIFT) package tether-lint --strict
 
 # The DocC catalogs of Tether (with its extensions of Task, Publisher, NotificationCenter), of
 # TetherInspector and of TetherMetrics (its extension of Ledger), into .build/docs. Fails on any

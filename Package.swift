@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "TetherInspector", targets: ["TetherInspector"]),
         .library(name: "TetherMetrics", targets: ["TetherMetrics"]),
         .executable(name: "tether-lab", targets: ["tether-lab"]),
+        .executable(name: "tether-lint", targets: ["tether-lint"]),
+        .plugin(name: "TetherLintCommand", targets: ["TetherLintCommand"]),
+        .plugin(name: "TetherLintBuild", targets: ["TetherLintBuild"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -28,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // For TetherMetricsTests only: a real backend's exposition, read as a server scrapes it.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The checker's parser: the release that matches the toolchain's Swift.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", exact: "603.0.1"),
     ],
     targets: [
         // ncurses from the system, found without pkg-config: its flags are ones SwiftPM refuses
@@ -122,6 +127,27 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
+        // The static checks: reads source with swift-syntax, knows nothing of Tether's types.
+        .target(
+            name: "TetherLint",
+            dependencies: [
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]),
+        .executableTarget(
+            name: "tether-lint",
+            dependencies: ["TetherLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
+            name: "TetherLintTests",
+            dependencies: ["TetherLint", "tether-lint", "TestSupport"],
+            exclude: ["Fixtures"]),
+        .plugin(
+            name: "TetherLintCommand",
+            capability: .command(
+                intent: .custom(verb: "tether-lint", description: "Finds unbound tasks and subscriptions"),
+                permissions: []),
+            dependencies: ["tether-lint"]),
+        .plugin(name: "TetherLintBuild", capability: .buildTool(), dependencies: ["tether-lint"]),
     ],
     swiftLanguageModes: [.v6]
 )
