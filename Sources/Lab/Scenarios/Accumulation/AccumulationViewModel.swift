@@ -35,6 +35,7 @@ final class AccumulationViewModel {
             subscription.store(in: lifetime)
         case .leaky:
             // The session outlives this sheet: nothing ever takes this subscription out of its bag.
+            // tether-lint: ignore foreign-bag — the leaky twin of .store(in: lifetime)
             subscription.store(in: session.bag)
         }
     }

@@ -32,6 +32,7 @@ extension Publisher where Failure == Never, Output: Sendable {
             last.generation += 1
             let generation = last.generation
             last.isRunning = true
+            // tether-lint: ignore task-in-sink — the leaky twin of asyncSink
             let task = Task.attributed(to: lifetime, fileID: fileID, line: line) { @MainActor in
                 if overlap == .serial { await previous?.value }
                 if !Task.isCancelled { await receiveValue(value) }

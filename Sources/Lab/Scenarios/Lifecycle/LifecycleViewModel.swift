@@ -59,6 +59,7 @@ final class LifecycleViewModel: LifecycleOwner {
             }
         case .leaky:
             // No lifecycle owner, a bag nobody ends, a completion holding the view model.
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(self)
             liveData.add(
                 observer: self, disposeBag: environment.resident(LifecycleViewModel.leakyObservers),
                 attributedTo: lifetime
@@ -66,7 +67,9 @@ final class LifecycleViewModel: LifecycleOwner {
                 MainActor.assumeIsolated { self.receive(value) }
             }
             // Never stored, never stopped.
+            // tether-lint: ignore unstored-task — the leaky twin of repeatOnLifecycle(.started)
             Task.attributed(to: lifetime) { [weak self] in
+                // tether-lint: ignore strong-self-loop — the leaky twin of repeatOnLifecycle(.started)
                 await self?.tick(on: clock)
             }
         }

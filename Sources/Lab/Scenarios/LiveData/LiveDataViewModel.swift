@@ -66,6 +66,7 @@ final class LiveDataPanel {
         bag.track(self)
         if let leakyBag {
             // Nobody ends this bag, and the completion holds the panel: never removed.
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of add(observer:disposeBag:)
             liveData.add(observer: self, disposeBag: leakyBag, attributedTo: parent) { value in
                 MainActor.assumeIsolated { self.receive(value) }
             }

@@ -63,9 +63,11 @@ final class ObservedViewModel {
             }
         case .leaky:
             // The naive observations: their closures capture self strongly, and A and B are self's.
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
             logA = $a.observe(.all, attributedTo: lifetime) { new, old in
                 MainActor.assumeIsolated { self.record("A", new, old) }
             }
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
             logB = $b.observe(.all, attributedTo: lifetime) { new, old in
                 MainActor.assumeIsolated { self.record("B", new, old) }
             }
@@ -141,6 +143,7 @@ final class ObservedViewModel {
                 MainActor.assumeIsolated { self?.tallied += 1 }
             }
         case .leaky:
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
             tally = $a.observe(.did, attributedTo: lifetime) { _, _ in
                 MainActor.assumeIsolated { self.tallied += 1 }
             }

@@ -42,7 +42,7 @@ final class OrientationViewModel {
                 for await _ in orientations { self?.sequenceReceived() }
             }.store(in: lifetime)
         case .leaky:
-            // Never stored: nothing cancels this loop when the view model goes.
+            // tether-lint: ignore unstored-task — the leaky twin of .store(in: lifetime): never stored
             Task.attributed(to: lifetime) { [weak self] in
                 for await _ in orientations { self?.sequenceReceived() }
             }
