@@ -105,6 +105,9 @@ bench: deps
 	  Benchmarks/.build/release/tether-bench-profile interleaved ledger-off 300 && \
 	  Benchmarks/.build/release/tether-bench-profile interleaved-lifetimes ledger-on 300; } \
 	  | python3 Benchmarks/ratios.py --in-turns
+	@printf '\n%s\n' "tether-lint: lines a second, the ratio to swift format lint, Sources/, peak memory:"
+	$(SWIFT) build -c release --product tether-lint --quiet
+	python3 Benchmarks/lint_bench.py "$$($(SWIFT) build -c release --show-bin-path)/tether-lint"
 	@printf '\nMeasured on %s, %s CPUs: ' "$$(if command -v lscpu >/dev/null; then \
 	    lscpu | sed -n 's/^Model name: *//p; s/^CPU family: */family /p; s/^Model: */model /p' | paste -sd ' '; \
 	  else sysctl -n machdep.cpu.brand_string; fi)" "$$(getconf _NPROCESSORS_ONLN)"
