@@ -58,7 +58,9 @@ struct IgnoreComments {
     private static let marker = "tether-lint: ignore"
 
     init(_ source: String) {
-        guard source.contains(Self.marker) else { return }
+        // Most files have none: one pass over the bytes says so (Foundation's `contains` would
+        // bridge the whole file to an NSString first).
+        guard Self.mentionsMarker(source) else { return }
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard let comment = line.range(of: "//"), let marker = line.range(of: Self.marker),
                 comment.lowerBound <= marker.lowerBound
@@ -66,6 +68,18 @@ struct IgnoreComments {
             let words = line[marker.upperBound...].split { $0 == " " || $0 == "," }
             let ids = words.prefix(while: Self.isRuleID).map(String.init)
             rulesByLine[index + 1] = Set(ids)
+        }
+    }
+
+    private static func mentionsMarker(_ source: String) -> Bool {
+        let marker = Array(Self.marker.utf8)
+        var source = source
+        return source.withUTF8 { bytes in
+            guard bytes.count >= marker.count else { return false }
+            for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
+                if (1..<marker.count).allSatisfy({ bytes[start + $0] == marker[$0] }) { return true }
+            }
+            return false
         }
     }
 
