@@ -4,8 +4,10 @@ import Tether
 ///
 /// Run the code under test inside ``run(_:)`` (every lifetime and binding made there is recorded
 /// in this tracker's ledger), end what it owns, then ask ``report()`` — it lets the grace period
-/// pass on the manual clock and lists what is left: leaks (owners alive after their end) and
-/// entries still alive, each with its call site.
+/// pass on the manual clock and lists what is left, as the `.noLeaks` trait does: leaks (owners
+/// alive after their end), owners that never ended and are still alive (a retain cycle: the owner
+/// keeps itself, so it never deinitializes and never ends), and entries still alive, each with its
+/// call site. So ask once the code under test has let go of what it made, and its tasks are done.
 ///
 /// ```swift
 /// @Test func modelLeavesNothingBehind() {
@@ -49,11 +51,13 @@ public struct LeakTracker: Sendable {
         let snapshot = settle()
         var entries = snapshot.owners.flatMap(\.entries) + snapshot.unowned
         var leaks = snapshot.leaks
+        var leftAlive = snapshot.owners.filter { $0.state == .alive }
         if let owner {
             entries = entries.filter { $0.owner == owner }
             leaks = leaks.filter { $0.owner == owner || $0.covered.contains(owner) }
+            leftAlive = leftAlive.filter { $0.id == owner }
         }
-        return Result(leaks: leaks, entries: entries)
+        return Result(leaks: leaks, leftAlive: leftAlive, entries: entries)
     }
 
     /// Lets the grace period pass on the tracker's clock, so that every verdict due is given, and
@@ -74,18 +78,23 @@ extension LeakTracker {
     public struct Result: Sendable, CustomStringConvertible {
         /// Owners alive after their end, each named by the binding that kept it.
         public let leaks: [LedgerSnapshot.Leak]
-        /// Entries still alive.
+        /// Owners that never ended and are still alive, with their entries: nothing will end them
+        /// now. Usually a retain cycle — the owner keeps itself through a closure or a task it
+        /// holds — which no verdict sees, since an owner that never deinitializes never ends.
+        public let leftAlive: [LedgerSnapshot.Owner]
+        /// Entries still alive (those of the owners left alive among them).
         public let entries: [LedgerSnapshot.Entry]
 
         /// Whether nothing is left.
-        public var isEmpty: Bool { leaks.isEmpty && entries.isEmpty }
+        public var isEmpty: Bool { leaks.isEmpty && leftAlive.isEmpty && entries.isEmpty }
 
-        /// `Potential leak: 2 entries, 1 owner`, then each leak's trace (``LeakReport``) and a
-        /// line per entry still alive with its call site.
+        /// `Potential leak: 2 entries, 1 owner`, then each leak's trace (``LeakReport``), each owner
+        /// left alive with its bindings, and a line per other entry still alive with its call site.
         public var description: String {
             guard !isEmpty else { return "No leaks" }
+            let owners = leaks.count + leftAlive.count
             var lines = [
-                "Potential leak: \(count(entries.count, "entry", "entries")), \(count(leaks.count, "owner", "owners"))"
+                "Potential leak: \(count(entries.count, "entry", "entries")), \(count(owners, "owner", "owners"))"
             ]
             for leak in leaks {
                 lines.append(leak.report.description)
@@ -94,12 +103,45 @@ extension LeakTracker {
                     lines.append("  leaking with it: \(owners)")
                 }
             }
-            for entry in entries {
+            lines += leftAlive.map(Self.leftAlive)
+            let shown = Set(leftAlive.map(\.id))
+            for entry in entries where entry.owner.map({ !shown.contains($0) }) ?? true {
                 let owner = entry.owner.map { " of \($0)" } ?? ""
                 lines.append(
                     "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
             }
             return lines.joined(separator: "\n")
+        }
+
+        /// `Model#1 left alive: …`, its bindings, and the usual fix.
+        static func leftAlive(_ owner: LedgerSnapshot.Owner) -> String {
+            var lines = [
+                "\(owner.id) left alive: never ended, still alive after the test (tracked at \(owner.site))"
+            ]
+            lines += branches(owner.entries) { $0.bound ? "bound, " : "not bound to its owner, " }
+            lines.append(
+                "   fix: a retain cycle? capture the owner weakly (`[weak self]`) in the closures and tasks "
+                    + "it keeps — or end it (`bag.dispose()`) before the test returns")
+            return lines.joined(separator: "\n")
+        }
+
+        /// `2 bindings with no owner left alive after the test`, each, and the usual fix.
+        static func leftAlive(_ unowned: [LedgerSnapshot.Entry]) -> String {
+            let count = unowned.count == 1 ? "1 binding" : "\(unowned.count) bindings"
+            var lines = ["\(count) with no owner left alive after the test"]
+            lines += branches(unowned) { _ in "" }
+            lines.append("   fix: store each in a bag that ends before the test returns, or cancel it")
+            return lines.joined(separator: "\n")
+        }
+
+        private static func branches(
+            _ entries: [LedgerSnapshot.Entry], binding: (LedgerSnapshot.Entry) -> String
+        ) -> [String] {
+            entries.enumerated().map { index, entry in
+                let branch = index == entries.count - 1 ? "╰─" : "├─"
+                let values = "\(entry.deliveries) value\(entry.deliveries == 1 ? "" : "s") delivered"
+                return "\(branch) \(entry.kind.rawValue) at \(entry.site), \(binding(entry))\(values)"
+            }
         }
 
         private func count(_ number: Int, _ one: String, _ many: String) -> String {

@@ -194,4 +194,22 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             }
         }
     }
+
+    /// A value sent from a task with another ledger current: the body runs with the ledger of the
+    /// subscription, where its entry is, so what it makes records there too.
+    @Test func aBodyRunsWithTheLedgerCurrentAtTheSubscription() async {
+        let subscribed = Ledger(clock: ManualClock())
+        let sending = Ledger(clock: ManualClock())
+        let (log, logger) = AsyncStream.makeStream(of: Bool.self)
+        var seen = log.makeAsyncIterator()
+        let subject = Slot(PassthroughSubject<Int, Never>())
+        let cancellable = Ledger.$current.withValue(subscribed) {
+            subject.value?.asyncSink { _ in logger.yield(Ledger.current === subscribed) }
+        }
+        await Ledger.$current.withValue(sending) {
+            await Task { subject.value?.send(1) }.value
+        }
+        #expect(await seen.next() == true)
+        withExtendedLifetime(cancellable) {}
+    }
 }

@@ -76,10 +76,32 @@ import TetherTesting
         subject.sink { _ in }.store(in: holder.bag)
         let report = tracker.report()
         #expect(report.entries.count == 1)
+        #expect(report.leftAlive.map(\.id) == holder.bag.ownerID.map { [$0] })
         let site = "LeakTrackerTests.swift:\(line)"
-        #expect(report.description.contains("subscription of TrackedOwner#1 made at \(site)"))
+        #expect(report.description.contains("TrackedOwner#1 left alive: never ended"))
+        #expect(report.description.contains("╰─ subscription at \(site), bound, 0 values delivered"))
         withKnownIssue {
             expectNoLeaks(tracker)
         }
+    }
+}
+
+extension LeakTrackerTests {
+    /// What the `.noLeaks` trait reports, the tracker reports too: an owner made in the run that
+    /// never ended and is still alive — a retain cycle — though no binding of it is.
+    @Test func anOwnerLeftAliveWithNoBindingsIsReported() throws {
+        let tracker = LeakTracker()
+        weak let kept = tracker.run { () -> SelfKeeping? in
+            let model = SelfKeeping()
+            return model
+        }
+        let report = tracker.report()
+        #expect(!report.isEmpty)
+        let lines = report.description.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Potential leak: 0 entries, 1 owner")
+        let leftAlive = "SelfKeeping#1 left alive: never ended, still alive after the test (tracked at "
+        #expect(lines.dropFirst().first?.hasPrefix(leftAlive + "Support.swift:") == true, "\(lines)")
+        withKnownIssue { expectNoLeaks(tracker) }
+        kept?.letGo()
     }
 }

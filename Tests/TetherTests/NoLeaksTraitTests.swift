@@ -66,22 +66,6 @@ private final class LoopingModel: Sendable {
         #expect(kept.value != nil)
     }
 
-    /// Runs `body` in the trait's scope, as `@Test(.noLeaks)` would; the comments of the issues it
-    /// recorded, each expected.
-    func issues(_ body: @escaping @Sendable () async throws -> Void) async throws -> [String] {
-        let test = try #require(Test.current)
-        let comments = Box<[String]>()
-        try await withKnownIssue {
-            try await NoLeaksTrait.noLeaks.provideScope(
-                for: test, testCase: Test.Case.current, performing: body)
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
-            comments.value = (comments.value ?? []) + [text]
-            return true
-        }
-        return comments.value ?? []
-    }
-
     /// A body that leaks and then throws (a failed `#require` further on) fails with its error,
     /// and the leak is reported beside it.
     @Test func aLeakIsReportedWhenTheBodyThrows() async throws {

@@ -50,6 +50,20 @@ final class TrackedChild {
     }
 }
 
+/// An owner that keeps itself — a retain cycle with no binding in it: nothing ever ends it.
+final class SelfKeeping {
+    let bag = DisposeBag()
+    private var keeper: SelfKeeping?
+
+    init() {
+        bag.track(self)
+        keeper = self
+    }
+
+    /// Breaks the cycle, after the check.
+    func letGo() { keeper = nil }
+}
+
 /// A place a callback fills or empties, and a way to hand a value that is not `Sendable` (an
 /// `AnyCancellable` or a subject under OpenCombine) to concurrent code that relies on the value's
 /// own thread safety; and the last reference to an owner, which a callback drops to run the

@@ -29,7 +29,9 @@ final class AsyncSinkStorage: Sendable {
     /// The priority of each body's task.
     let priority: TaskPriority?
     private let state: Mutex<AsyncSinkStateMachine<any AsyncSinkBody>>
-    private let ledger: Ledger
+    /// The ledger current at the subscription: the bodies' entries record into it, and each body
+    /// runs with it current, wherever its value was sent from.
+    let ledger: Ledger
     private let site: CallSite
 
     init(overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite) {

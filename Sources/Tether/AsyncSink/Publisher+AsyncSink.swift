@@ -5,7 +5,8 @@ extension Publisher where Failure == Never, Output: Sendable {
     /// Cancelling the returned cancellable — or releasing it, or ending the lifetime it is stored
     /// in — cancels the subscription and *every* body still running (not only the last one), and
     /// no body starts after that. Finished bodies are not kept. Each body is a `task` entry in the
-    /// ledger current at this call, ending when the body returns or is cancelled.
+    /// ledger current at this call, ending when the body returns or is cancelled, and runs with
+    /// that ledger current, whichever thread sent its value.
     ///
     /// ```swift
     /// values
@@ -58,11 +59,14 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
 
     /// The task runs the body with its entry bound to it (``LedgerEntry/current``), so that its
     /// deliveries count there. With the ledger off there is no entry, and nothing to bind (and no
-    /// task-local to push).
+    /// task-local to push). The task is made on the thread that sent the value, whose ledger may be
+    /// another: the body runs with the subscription's current, so that what it makes records there.
     func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
         let task = Task(priority: storage.priority) {
             if await self.slot.gate.pass(), !Task.isCancelled {
-                await LedgerEntry.binding(entry) { await self.receiveValue(self.value) }
+                await Ledger.$current.withValue(storage.ledger) {
+                    await LedgerEntry.binding(entry) { await self.receiveValue(self.value) }
+                }
             }
             storage.finished(id: id, entry: entry)
         }
