@@ -119,6 +119,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The README's and the DocC articles' samples, type-checked as pasted against the build.
+        .testTarget(name: "DocSampleTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "TetherMetricsTests",
             dependencies: [

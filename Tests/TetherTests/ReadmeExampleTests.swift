@@ -3,7 +3,8 @@ import Testing
 import Tether
 import TetherTesting
 
-// The README's example, compiled and run: if the API changes, this breaks before the README lies.
+// The README's example, run (DocSampleTests type-checks it as pasted): if the API changes, this
+// breaks before the README lies.
 
 extension Notification.Name {
     fileprivate static let orientationDidChange = Notification.Name("ReadmeExample.orientationDidChange")
@@ -24,9 +25,8 @@ extension Notification.Name {
     }
 }
 
-@MainActor
 @Suite struct ReadmeExampleTests {
-    @Test func exampleBindsAndLeavesNothingBehind() async {
+    @Test @MainActor func exampleBindsAndLeavesNothingBehind() async {
         let tracker = LeakTracker()
         let center = NotificationCenter()
         let portrait = CurrentValueSubject<Bool, Never>(true)
@@ -42,7 +42,7 @@ extension Notification.Name {
         expectNoLeaks(tracker)
     }
 
-    @Test(.noLeaks) func dismissingLeavesNothingBehind() {
+    @Test(.noLeaks) @MainActor func dismissingLeavesNothingBehind() {
         _ = OrientationViewModel(isPortrait: Just(true), center: NotificationCenter())
     }
 }
