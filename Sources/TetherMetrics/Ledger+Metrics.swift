@@ -25,23 +25,32 @@ extension Ledger {
     /// let reporting = Ledger.shared.reportMetrics()
     /// ```
     ///
-    /// Thread-safe. Readings run on the thread that changed the ledger or on its clock's; a
-    /// cancel from any thread waits for a reading in progress, and nothing is written after it
-    /// returns. The reporter holds the ledger weakly.
+    /// Thread-safe. A reading is taken on the thread that changed the ledger (or on its clock's),
+    /// and written to the backend on a serial queue of the reporter's own, in the order readings
+    /// were taken: a slow backend holds up no thread of the app. A cancel from any thread waits
+    /// for a write in progress, and nothing is written after it returns. The reporter holds the
+    /// ledger weakly.
     ///
     /// - Parameter factory: The backend; `MetricsSystem.factory` by default.
     /// - Returns: The token that ends the reporting.
     public func reportMetrics(to factory: any MetricsFactory = MetricsSystem.factory) -> AnyCancellable {
+        startReporting(to: factory).token
+    }
+
+    /// ``reportMetrics(to:)``, and the reporter behind its token.
+    func startReporting(to factory: any MetricsFactory) -> (reporter: MetricsReporter, token: AnyCancellable)
+    {
         let reporter = MetricsReporter(ledger: self, factory: factory)
         let release = LedgerRelease(reporter)
         // Registered before the first reading: a change after it calls the handler.
         let changes = onChange { release.reporter.ledgerChanged() }
         let verdicts = onLeak { _ in reporter.verdictFound() }
         reporter.start()
-        return AnyCancellable {
+        let token = AnyCancellable {
             reporter.end()
             changes.cancel()
             verdicts.cancel()
         }
+        return (reporter, token)
     }
 }

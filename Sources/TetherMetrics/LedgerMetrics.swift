@@ -70,8 +70,10 @@ struct LedgerMetrics: Sendable {
         if new.zombies > old.zombies { zombieDeliveries.increment(by: new.zombies - old.zombies) }
     }
 
-    /// Counts one leak verdict.
-    func countVerdict() { leakVerdicts.increment() }
+    /// Counts `count` leak verdicts.
+    func countVerdicts(_ count: Int) {
+        if count > 0 { leakVerdicts.increment(by: count) }
+    }
 
     /// The backends reported to, by object, with their metrics and how many reporters use them.
     private static let backends = Mutex<

@@ -45,13 +45,15 @@ import TetherMetrics
     @Test func theExpositionCarriesTheLedgersNumbers() async {
         let fixture = MetricsFixture(gracePeriod: .seconds(10))
         let registry = PrometheusCollectorRegistry()
-        let reporting = fixture.ledger.reportMetrics(to: PrometheusMetricsFactory(registry: registry))
+        let reporting = fixture.report(to: PrometheusMetricsFactory(registry: registry))
         var forgot: Forgot? = fixture.run { Forgot(clock: fixture.clock) }
         forgot?.bag.end()
         fixture.passInterval()
+        reporting.written()
         #expect(Self.samples(of: registry)["tether_owners_ending"] == 1)
 
         fixture.passGracePeriod()
+        reporting.written()
         let samples = Self.samples(of: registry)
         #expect(samples["tether_owners"] == 1)
         #expect(samples["tether_bindings{kind=\"task\"}"] == 1)
@@ -75,6 +77,7 @@ import TetherMetrics
         forgot = nil
         await waitUntil { fixture.ledger.counters.tasks == 0 }
         fixture.passInterval()
+        reporting.written()
         let after = Self.samples(of: registry)
         #expect(after["tether_owners"] == 0)
         #expect(after["tether_bindings{kind=\"task\"}"] == 0)

@@ -6,37 +6,33 @@ import TetherMetrics
 
 /// Reporters side by side, and how reporting ends.
 @Suite struct ReporterLifetimeTests {
-    /// An owner with nothing in its bag.
-    private final class Plain {
-        let bag = DisposeBag()
-        init() { bag.track(self) }
-    }
-
     private final class Calls: Sendable {
         let count = Atomic<Int>(0)
         var value: Int { count.load(ordering: .relaxed) }
     }
 
-    private static func owners(in metrics: TestMetrics) -> Double {
-        (try? metrics.expectMeter("tether_owners"))?.lastValue ?? 0
+    /// The owners gauge of `metrics`, once `reportings` have written what they read.
+    private static func owners(in metrics: TestMetrics, after reportings: Reporting?...) -> Double {
+        for reporting in reportings { reporting?.written() }
+        return (try? metrics.expectMeter("tether_owners"))?.lastValue ?? 0
     }
 
     @Test func twoReportersOnOneLedgerEachFollowItAndEndAlone() {
         let fixture = MetricsFixture()
         let other = TestMetrics()
         let first = fixture.report()
-        let second = fixture.ledger.reportMetrics(to: other)
+        let second = fixture.report(to: other)
         let one = fixture.run { Plain() }
         fixture.passInterval()
         #expect(fixture.gauge("tether_owners") == 1)
-        #expect(Self.owners(in: other) == 1)
+        #expect(Self.owners(in: other, after: second) == 1)
 
         first.cancel()
         #expect(fixture.gauge("tether_owners") == 0)
         let two = fixture.run { Plain() }
         fixture.passInterval()
         #expect(fixture.gauge("tether_owners") == 0)
-        #expect(Self.owners(in: other) == 2)
+        #expect(Self.owners(in: other, after: second) == 2)
         withExtendedLifetime((one, two)) {}
         second.cancel()
         #expect(Self.owners(in: other) == 0)
@@ -47,12 +43,12 @@ import TetherMetrics
         let metrics = TestMetrics()
         let screens = Ledger(clock: clock)
         let services = Ledger(clock: clock)
-        let reportingScreens = screens.reportMetrics(to: metrics)
-        let reportingServices = services.reportMetrics(to: metrics)
+        let reportingScreens = Reporting(screens, to: metrics)
+        let reportingServices = Reporting(services, to: metrics)
         let screen = Ledger.$current.withValue(screens) { Plain() }
         let service = Ledger.$current.withValue(services) { [Plain(), Plain()] }
         clock.advance(by: .seconds(1))
-        #expect(Self.owners(in: metrics) == 3)
+        #expect(Self.owners(in: metrics, after: reportingScreens, reportingServices) == 3)
 
         reportingScreens.cancel()
         #expect(Self.owners(in: metrics) == 2)
@@ -69,13 +65,16 @@ import TetherMetrics
         let backend = RecorderOnlyBackend()
         let screens = Ledger(clock: clock)
         let services = Ledger(clock: clock)
-        let reportingServices = services.reportMetrics(to: backend)
+        let reportingServices = Reporting(services, to: backend)
         let service = Ledger.$current.withValue(services) { [Plain(), Plain()] }
         clock.advance(by: .seconds(1))
+        reportingServices.written()
         #expect(backend.gauge("tether_owners") == 2)
-        let reportingScreens = screens.reportMetrics(to: backend)
+        let reportingScreens = Reporting(screens, to: backend)
         let screen = Ledger.$current.withValue(screens) { Plain() }
         clock.advance(by: .seconds(1))
+        reportingScreens.written()
+        reportingServices.written()
         #expect(backend.gauge("tether_owners") == 3)
 
         reportingScreens.cancel()
@@ -84,8 +83,9 @@ import TetherMetrics
         #expect(backend.gauge("tether_owners") == 0)
 
         // Every reporter gone, the next one starts from a share of its own.
-        let again = screens.reportMetrics(to: backend)
+        let again = Reporting(screens, to: backend)
         clock.advance(by: .seconds(1))
+        again.written()
         #expect(backend.gauge("tether_owners") == 1)
         again.cancel()
         withExtendedLifetime((screen, service)) {}
@@ -96,10 +96,10 @@ import TetherMetrics
         let metrics = TestMetrics()
         var ledger: Ledger? = Ledger(clock: clock)
         weak let released = ledger
-        let reporting = ledger?.reportMetrics(to: metrics)
+        let reporting = ledger.map { Reporting($0, to: metrics) }
         var owner = ledger.map { ledger in Ledger.$current.withValue(ledger) { Plain() } }
         clock.advance(by: .seconds(1))
-        #expect(Self.owners(in: metrics) == 1)
+        #expect(Self.owners(in: metrics, after: reporting) == 1)
 
         // Released with a change not read yet: the reporter does not keep the ledger, and takes
         // its numbers back out when the ledger goes.

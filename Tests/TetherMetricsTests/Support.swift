@@ -4,16 +4,44 @@ import Synchronization
 import Testing
 import Tether
 
+@testable import TetherMetrics
+
 #if TETHER_TSAN
 // Under `make tsan`, the tests' own locks are the pthread-backed one too (see TetherTests).
 typealias Mutex<Value> = SanitizerMutex<Value>
 #endif
 
+/// A reporting the test can wait for: its backend is written on a queue of the reporter's own.
+struct Reporting {
+    let reporter: MetricsReporter
+    let token: AnyCancellable
+
+    init(_ ledger: Ledger, to factory: any MetricsFactory) {
+        (reporter, token) = ledger.startReporting(to: factory)
+    }
+
+    /// Returns once what the reporter has read is written to its backend.
+    func written() { reporter.waitUntilWritten() }
+
+    func cancel() { token.cancel() }
+}
+
+/// The reporters a fixture started.
+final class Reporters: Sendable {
+    private let list = Mutex<[MetricsReporter]>([])
+
+    func add(_ reporter: MetricsReporter) { list.withLock { $0.append(reporter) } }
+
+    var all: [MetricsReporter] { list.withLock { $0 } }
+}
+
 /// A ledger on a manual clock, reported to a test backend of its own: tests run in parallel.
+/// What it reads of the backend, it reads once the reporters' writes are done.
 struct MetricsFixture {
     let clock = ManualClock()
     let ledger: Ledger
     let metrics = TestMetrics()
+    private let reporters = Reporters()
 
     /// - Parameter gracePeriod: Long by default, so that reading intervals pass while an owner
     ///   waits for its verdict.
@@ -25,7 +53,19 @@ struct MetricsFixture {
         try Ledger.$current.withValue(ledger) { try body() }
     }
 
-    func report() -> AnyCancellable { ledger.reportMetrics(to: metrics) }
+    func report() -> AnyCancellable { report(to: metrics).token }
+
+    /// Reports the ledger to `factory`; the fixture waits for its writes too.
+    func report(to factory: any MetricsFactory) -> Reporting {
+        let reporting = Reporting(ledger, to: factory)
+        reporters.add(reporting.reporter)
+        return reporting
+    }
+
+    /// Returns once what the fixture's reporters have read is written.
+    func written() {
+        for reporter in reporters.all { reporter.waitUntilWritten() }
+    }
 
     /// Lets a reporter's interval pass: a change since its last reading is read now.
     func passInterval() { clock.advance(by: .seconds(1)) }
@@ -35,22 +75,28 @@ struct MetricsFixture {
 
     /// A gauge's value now; 0 when it was never moved.
     func gauge(_ label: String, kind: String? = nil) -> Double {
+        written()
         let dimensions = kind.map { [("kind", $0)] } ?? []
         return (try? metrics.expectMeter(label, dimensions))?.lastValue ?? 0
     }
 
     /// Every value a gauge took, in order.
     func gaugeHistory(_ label: String, kind: String? = nil) -> [Double] {
+        written()
         let dimensions = kind.map { [("kind", $0)] } ?? []
         return (try? metrics.expectMeter(label, dimensions))?.values ?? []
     }
 
     /// A counter's total.
-    func counter(_ label: String) -> Int64 { metrics.counterTotal(label: label) }
+    func counter(_ label: String) -> Int64 {
+        written()
+        return metrics.counterTotal(label: label)
+    }
 
     /// Every value every metric was given, in order: equal twice when nothing was written between.
     var everyValueWritten: [String] {
-        metrics.meters.map { "\($0.label) \($0.dimensions) \($0.values)" }.sorted()
+        written()
+        return metrics.meters.map { "\($0.label) \($0.dimensions) \($0.values)" }.sorted()
             + metrics.counters.map { "\($0.label) \($0.values)" }.sorted()
     }
 
@@ -86,6 +132,12 @@ struct Shown: Equatable, CustomStringConvertible {
             + "observers \(observers) bindings \(bindings) leaked \(leaked) growing \(growing) "
             + "verdicts \(verdicts) zombies \(zombies)"
     }
+}
+
+/// An owner with nothing in its bag.
+final class Plain {
+    let bag = DisposeBag()
+    init() { bag.track(self) }
 }
 
 /// A screen's model: one owner with a bound subscription, task and observer.
