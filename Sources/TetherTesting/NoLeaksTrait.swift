@@ -5,9 +5,10 @@ import Tether
 ///
 /// The test runs with a ledger of its own as `Ledger.current`, on a ``ManualClock``. After the
 /// body returns — or throws: the error fails the test, and what it leaked is reported all the
-/// same — the trait waits (a second at most, and only while something of the test is still there)
-/// for the tasks the test started to finish and for what is winding down on other threads, lets
-/// the grace period pass on the manual clock, and records one issue for each of:
+/// same — the trait waits, while something of the test is still there (for a second, or longer
+/// on a busy machine), for the tasks the test started to finish and for what is winding down on
+/// other threads, lets the grace period pass on the manual clock, and records one issue for each
+/// of:
 /// - a leak: an owner that ended but outlived its end (or something of it did), with its
 ///   ``LeakReport`` as the comment;
 /// - an owner the test made that never ended and is still alive, with its bindings: nothing will
@@ -70,8 +71,8 @@ public struct NoLeaksTrait: TestTrait, SuiteTrait, TestScoping {
         if let window { found += await window.close() }
         if found.isEmpty, tasks.areRunning {
             found.append(
-                "a task the test started was still running a second after the test returned: what "
-                    + "it makes from now on is not judged\n"
+                "a task the test started was still running when the trait stopped waiting for it: "
+                    + "what it makes from now on is not judged\n"
                     + "   fix: cancel the task, or await it, before the test returns")
         }
         for text in found {
