@@ -34,6 +34,7 @@ import Testing
 
     @Test func everySampleThatDeclaresATypeOrATestCompilesAsPasted() throws {
         let compiler = try SampleCompiler()
+        defer { compiler.removeScratch() }
         let jobs = try Self.pages().flatMap(compiler.jobs(for:))
         // A few compilers at a time: each loads the toolchain's and the build's modules.
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -108,6 +109,7 @@ import Testing
                 ```
                 """)
         let compiler = try SampleCompiler()
+        defer { compiler.removeScratch() }
         let jobs = try compiler.jobs(for: page)
         #expect(jobs.count == 1)
         let job = try #require(jobs.first)

@@ -30,7 +30,8 @@ struct SampleCompiler {
     let swiftc: String
     /// The flags that find the build's modules: Swift modules and the C modules under them.
     let searchFlags: [String]
-    /// Where the sample files are written.
+    /// Where the sample files are written: a folder of this compiler's own, which
+    /// ``removeScratch()`` removes.
     let scratch: String
 
     /// The compiler on `PATH` and the build the test process was built in.
@@ -60,7 +61,7 @@ struct SampleCompiler {
         // The build's own module cache: the toolchain's modules are in it already, and it is made
         // for compilers sharing it.
         searchFlags = flags + ["-module-cache-path", bin + "/ModuleCache"]
-        scratch = NSTemporaryDirectory() + "tether-samples-\(ProcessInfo.processInfo.processIdentifier)"
+        scratch = NSTemporaryDirectory() + "tether-samples-\(UUID().uuidString)"
     }
 
     /// The jobs that check `page`: its blocks in one module — or, when some have statements at
@@ -92,6 +93,9 @@ struct SampleCompiler {
             return Job(page: page, arguments: arguments, files: files)
         }
     }
+
+    /// Removes the sample files written.
+    func removeScratch() { try? FileManager.default.removeItem(atPath: scratch) }
 
     /// The directory of the build the test process was built in: the one with the package's
     /// modules, at or above the test executable.
