@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The README's and the DocC articles' samples compile as a reader pastes them, so that none can
@@ -32,27 +31,21 @@ import Testing
             path: path, module: module, text: try String(contentsOfFile: "\(root)/\(path)", encoding: .utf8))
     }
 
-    @Test func everySampleThatDeclaresATypeOrATestCompilesAsPasted() throws {
+    @Test func everySampleThatDeclaresATypeOrATestCompilesAsPasted() async throws {
         let compiler = try SampleCompiler()
         defer { compiler.removeScratch() }
         let jobs = try Self.pages().flatMap(compiler.jobs(for:))
-        // A few compilers at a time: each loads the toolchain's and the build's modules.
-        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        for start in stride(from: 0, to: jobs.count, by: width) {
-            let batch = jobs[start..<min(start + width, jobs.count)]
-            let children = try batch.map { try ChildProcess(compiler.swiftc, $0.arguments) }
-            for (job, child) in zip(batch, children) {
-                record(job, child.finish())
-            }
+        for (job, outcome) in zip(jobs, try await compiler.run(jobs)) {
+            record(job, outcome)
         }
     }
 
     /// Records an issue at each block the compiler complained of, with what it said at the
     /// page's lines; warnings count, as they do in the package's own code.
-    private func record(_ job: SampleCompiler.Job, _ result: ChildProcess.Result) {
+    private func record(_ job: SampleCompiler.Job, _ result: SampleCompiler.Outcome) {
         var said: [Int: [String]] = [:]
         var elsewhere: [String] = []
-        for line in (result.stdout + result.stderr).split(separator: "\n") {
+        for line in result.output.split(separator: "\n") {
             guard let diagnostic = job.diagnostic(line) else { continue }
             if let block = diagnostic.block {
                 if said[block.line]?.contains(diagnostic.text) != true {
@@ -63,7 +56,7 @@ import Testing
             }
         }
         if result.status != 0, said.isEmpty, elsewhere.isEmpty {
-            elsewhere.append("swiftc exited with \(result.status): \(result.stderr)")
+            elsewhere.append("swiftc exited with \(result.status): \(result.output)")
         }
         let first = job.files.map(\.block.line).min() ?? 1
         for (line, texts) in said.sorted(by: { $0.key < $1.key }) {
@@ -95,7 +88,7 @@ import Testing
     }
 
     /// A block that does not compile fails with its page and the line of the page it is on.
-    @Test func aBrokenSampleIsReportedAtItsPagesLine() throws {
+    @Test func aBrokenSampleIsReportedAtItsPagesLine() async throws {
         let page = SamplePage(
             path: "Guide.md", module: "Tether",
             text: """
@@ -113,9 +106,9 @@ import Testing
         let jobs = try compiler.jobs(for: page)
         #expect(jobs.count == 1)
         let job = try #require(jobs.first)
-        let result = try ChildProcess(compiler.swiftc, job.arguments).finish()
+        let result = try #require(try await compiler.run([job]).first)
         #expect(result.status != 0)
-        let said = (result.stdout + result.stderr).split(separator: "\n").compactMap(job.diagnostic)
+        let said = result.output.split(separator: "\n").compactMap(job.diagnostic)
         #expect(said.map(\.block?.line) == [4], "\(said)")
         #expect(
             said.first?.text.hasPrefix("Guide.md:6:22: error: cannot convert value of type 'String'") == true,

@@ -1,13 +1,14 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Type-checks a page's samples with the toolchain's `swiftc`, against the modules of the debug
 /// build the tests run from, as a reader pastes them: each block a file of its own (its imports
 /// are its own, plus the catalog's module for a DocC article), the page's blocks one module (a
 /// test may use the type that a block above it declares), in the Swift 6 language mode.
-struct SampleCompiler {
+struct SampleCompiler: Sendable {
     /// One `swiftc -typecheck` of some of a page's blocks.
-    struct Job {
+    struct Job: Sendable {
         let page: SamplePage
         let arguments: [String]
         /// The file each block was written to, and how many lines were put before its code.
@@ -91,6 +92,39 @@ struct SampleCompiler {
                 + ["-diagnostic-style=llvm", "-module-name", "Sample"]
                 + (script == nil ? ["-parse-as-library"] : []) + searchFlags + files.map(\.path)
             return Job(page: page, arguments: arguments, files: files)
+        }
+    }
+
+    /// What the compiler said about one job: its exit status, and its output and errors.
+    struct Outcome: Sendable {
+        let status: Int32
+        let output: String
+    }
+
+    /// Runs `jobs`, a few compilers at a time (each loads the toolchain's and the build's modules),
+    /// on a thread of their own: waiting for child processes would hold one of the few threads
+    /// that run the tests' tasks.
+    func run(_ jobs: [Job]) async throws -> [Outcome] {
+        let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let swiftc = swiftc
+        return try await withCheckedThrowingContinuation { done in
+            Thread {
+                do {
+                    var outcomes: [Outcome] = []
+                    for start in stride(from: 0, to: jobs.count, by: width) {
+                        let batch = jobs[start..<min(start + width, jobs.count)]
+                        let children = try batch.map { try ChildProcess(swiftc, $0.arguments) }
+                        for child in children {
+                            let result = child.finish()
+                            outcomes.append(
+                                Outcome(status: result.status, output: result.stdout + result.stderr))
+                        }
+                    }
+                    done.resume(returning: outcomes)
+                } catch {
+                    done.resume(throwing: error)
+                }
+            }.start()
         }
     }
 
