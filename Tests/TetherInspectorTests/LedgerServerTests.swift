@@ -130,25 +130,46 @@ private final class DeliveringOwner {
         #expect(try await server.inspect { $0.clientCount } == 2)
     }
 
-    /// A client past the most a server serves at once is closed as it connects, unserved; the
-    /// others stay, and a place that frees up goes to the next client.
-    @Test func aClientPastTheMostServedAtOnceIsClosedAsItConnects() async throws {
+    /// A client past the most a server serves at once waits, unaccepted, in the queue of
+    /// connections — not closed — and the place that frees up goes to it (`AcceptGateTests` shows
+    /// the accepts withheld).
+    @Test func aClientPastTheMostServedAtOnceWaitsForAPlace() async throws {
         let server = try LedgerServer.start(
             at: path, ledger: ledger, minimumInterval: .milliseconds(100), maximumClients: 2)
         defer { server.stop() }
         var served = try [RawClient(path: path), RawClient(path: path)]
         await waitUntil("two clients served") { (try? await server.inspect { $0.clientCount }) == 2 }
         let third = try RawClient(path: path)
-        await waitUntil("the third closed") { third.lines().isEmpty && third.isClosedByServer }
         #expect(try await server.inspect { $0.clientCount } == 2)
         #expect(served.allSatisfy { !$0.isClosedByServer && $0.lines().first?.contains("hello") == true })
 
         served.removeFirst()
-        await waitUntil("a place freed") { (try? await server.inspect { $0.clientCount }) == 1 }
-        let fourth = try RawClient(path: path)
-        await waitUntil("the fourth served") { fourth.lines().first?.contains("hello") == true }
+        await waitUntil("the third said hello to") { third.lines().first?.contains("hello") == true }
+        await waitUntil("the third's snapshot") { !third.snapshots().isEmpty }
         #expect(try await server.inspect { $0.clientCount } == 2)
-        #expect(!fourth.isClosedByServer)
+        #expect(!third.isClosedByServer)
+    }
+
+    /// The hello does not wait for snapshots: while one is being taken — here held until the test
+    /// lets it go — a client that connects is said hello to at once. It gets the next snapshot,
+    /// one started after it joined; the first client gets the held one first.
+    @Test func aClientIsSaidHelloToWhileASnapshotIsTaken() async throws {
+        let held = SnapshotHold()
+        let server = try LedgerServer.start(
+            at: path, ledger: ledger, minimumInterval: .milliseconds(1),
+            takeSnapshot: { ledger, sequence in
+                if sequence == 1 { held.hold() }
+                return ServingHub.encodeSnapshot(ledger, sequence)
+            })
+        defer { server.stop() }
+        let (_, first) = try await connect()
+        await waitUntil("the first snapshot being taken") { held.isHolding }
+        let (second, log) = try await connect()
+        #expect(second.hello.pid == getpid(), "said hello while the snapshot is held")
+        #expect(first.snapshots.isEmpty && log.snapshots.isEmpty)
+        held.release()
+        #expect(await first.waitForSnapshot()?.sequence == 1)
+        #expect(await log.waitForSnapshot()?.sequence == 2, "a snapshot started after it joined")
     }
 
     /// A leak found while a client is connected reaches it as a `leak` message with the whole
@@ -436,5 +457,29 @@ extension LedgerServerTests {
                 taken <= 2 + Int(elapsed / .milliseconds(100)),
                 "\(taken) snapshots for \(connections) clients in \(elapsed)")
         }
+    }
+}
+
+/// Holds the thread that takes a snapshot until the test releases it. Thread-safe: a `Mutex`
+/// guards whether a thread is held and whether it may go; the held thread waits on a semaphore.
+private final class SnapshotHold: Sendable {
+    private let state = Mutex<(holding: Bool, released: Bool)>((false, false))
+    private let gate = DispatchSemaphore(value: 0)
+
+    var isHolding: Bool { state.withLock { $0.holding } }
+
+    /// Blocks the calling thread until ``release()`` — or a minute, so that a server that took
+    /// its snapshots on its event loop fails the test instead of hanging it.
+    func hold() {
+        let wait = state.withLock { state -> Bool in
+            state.holding = true
+            return !state.released
+        }
+        if wait { _ = gate.wait(timeout: .now() + 60) }
+    }
+
+    func release() {
+        state.withLock { $0.released = true }
+        gate.signal()
     }
 }

@@ -35,9 +35,10 @@ public final class LedgerServer: Sendable {
     /// The directory of a path plus this many bytes must fit in a socket address: the server
     /// binds at `DIR/.XXXXXX/s` first, then renames the socket into place.
     public static let temporaryPathOverhead = 10
-    /// How many clients a server serves at once; one more is closed as it connects. A server out
-    /// of file descriptors spins its event loop on the connection it cannot accept: with this
-    /// cap, clients that connect and never leave cannot make it hold more than this many.
+    /// How many clients a server serves at once. The next ones wait, unaccepted, in the queue of
+    /// connections, and are said hello to as places free up: clients that connect and never leave
+    /// cannot make the server hold more descriptors than this many (a server out of them spins
+    /// its event loop on the connection it cannot accept).
     public static let maximumClients = 64
 
     /// How many connections may wait to be accepted: room for many clients attaching at once
@@ -79,11 +80,12 @@ public final class LedgerServer: Sendable {
         try start(at: path, ledger: ledger, minimumInterval: .milliseconds(100))
     }
 
-    /// ``start(at:ledger:)`` with the shortest time between two snapshots and the most clients
-    /// served at once (for tests).
+    /// ``start(at:ledger:)`` with the shortest time between two snapshots, the most clients
+    /// served at once and how a snapshot is taken (for tests).
     static func start(
         at path: String, ledger: Ledger, minimumInterval: TimeAmount,
-        maximumClients: Int = LedgerServer.maximumClients
+        maximumClients: Int = LedgerServer.maximumClients,
+        takeSnapshot: @escaping ServingHub.SnapshotTaker = ServingHub.encodeSnapshot
     ) throws(LedgerServerError) -> LedgerServer {
         let limit = SocketFile.maximumPathLength
         guard path.utf8.count <= limit,
@@ -118,11 +120,18 @@ public final class LedgerServer: Sendable {
         let hub = ServingHub(
             ledger: ledger, loop: loop, interval: minimumInterval,
             hello: InspectorHello(pid: getpid(), process: ProcessInfo.processInfo.processName),
-            maximumClients: maximumClients)
+            takeSnapshot: takeSnapshot)
         let channel: any Channel
         do {
             channel = try ServerBootstrap(group: loop, childGroup: loop)
                 .serverChannelOption(.backlog, value: LedgerServer.backlog)
+                // One accept per read: the gate counts the clients before each.
+                .serverChannelOption(.maxMessagesPerRead, value: 1)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(AcceptGate(maximum: maximumClients))
+                    }
+                }
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {

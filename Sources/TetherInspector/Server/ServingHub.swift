@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 import Tether
 
 /// The serving side of a ``LedgerServer``: its clients, its registration with the ledger and
@@ -6,18 +7,28 @@ import Tether
 ///
 /// Confined to one event loop, the one the listening channel and every client channel run on:
 /// its state is in a `NIOLoopBoundBox`, which checks that. The ledger's change handler, called on
-/// whichever thread changed the ledger, only hops onto the loop.
+/// whichever thread changed the ledger, only hops onto the loop. Snapshots are taken and encoded
+/// on NIO's thread pool, one at a time, and sent from the loop: however big the ledger, the loop
+/// stays free to accept clients and say hello to them.
 ///
 /// It observes the ledger only while a client is connected: registering with `onChange` makes
 /// every change of the ledger pay for a check, so the first client registers (with `onChange`,
 /// and with `onLeak` for the leak reports) and the last one to leave cancels.
 final class ServingHub: Sendable {
+    /// Takes the snapshot numbered `sequence` of a ledger, as a line; called off the loop.
+    typealias SnapshotTaker = @Sendable (_ ledger: Ledger, _ sequence: Int) -> ByteBuffer
+
+    /// The ledger as it is now, encoded.
+    static let encodeSnapshot: SnapshotTaker = { ledger, sequence in
+        let snapshot = InspectorSnapshot(ledger.snapshot(), sequence: sequence)
+        return ByteBuffer(bytes: InspectorMessage.snapshot(snapshot).encodedLine())
+    }
+
     let ledger: Ledger
     let loop: any EventLoop
-    /// How many clients it serves at once (``LedgerServer/maximumClients``).
-    let maximumClients: Int
     /// The hello line, encoded once.
     private let hello: ByteBuffer
+    private let takeSnapshot: SnapshotTaker
     private let state: NIOLoopBoundBox<State>
 
     private struct State {
@@ -26,32 +37,36 @@ final class ServingHub: Sendable {
         var registrations: [AnyCancellable] = []
         var timer: Scheduled<Void>?
         var pacer: SnapshotPacer
+        /// The number of the last snapshot started.
         var sequence = 0
         var stopped = false
     }
 
     init(
-        ledger: Ledger, loop: any EventLoop, interval: TimeAmount, hello: InspectorHello, maximumClients: Int
+        ledger: Ledger, loop: any EventLoop, interval: TimeAmount, hello: InspectorHello,
+        takeSnapshot: @escaping SnapshotTaker = ServingHub.encodeSnapshot
     ) {
         self.ledger = ledger
         self.loop = loop
-        self.maximumClients = maximumClients
         self.hello = ByteBuffer(bytes: InspectorMessage.hello(hello).encodedLine())
+        self.takeSnapshot = takeSnapshot
         state = .makeBoxSendingValue(State(pacer: SnapshotPacer(interval: interval)), eventLoop: loop)
     }
 
     // MARK: - On the loop
 
-    /// A client connected: it gets the hello at once, and the ledger at the pace changes get it
-    /// (a snapshot taken after it joined); the first client starts the observation of the
-    /// ledger. One past ``maximumClients`` is closed at once.
+    /// A client connected: it gets the hello at once, whatever snapshot is being taken, and the
+    /// ledger at the pace changes get it (a snapshot started after it joined); the first client
+    /// starts the observation of the ledger.
     func join(_ client: SnapshotWriter) {
-        guard !state.value.stopped, state.value.clients.count < maximumClients else {
+        guard !state.value.stopped else {
             client.close()
             return
         }
         let first = state.value.clients.isEmpty
         state.value.clients[ObjectIdentifier(client)] = client
+        client.write(hello)
+        client.firstSequence = state.value.sequence + 1
         if first {
             // Registered before the snapshot is taken: a change after it calls the handler.
             let changes = ledger.onChange { [weak self] in
@@ -66,10 +81,8 @@ final class ServingHub: Sendable {
             }
             state.value.registrations = [changes, leaks]
         }
-        client.write(hello)
         act(state.value.pacer.snapshotWanted(at: .now()))
     }
-
     /// A client's channel closed; the last one ends the observation of the ledger.
     func leave(_ client: SnapshotWriter) {
         guard state.value.clients.removeValue(forKey: ObjectIdentifier(client)) != nil,
@@ -96,7 +109,7 @@ final class ServingHub: Sendable {
     /// How many clients are connected now (for tests).
     var clientCount: Int { state.value.clients.count }
 
-    /// How many snapshots were taken so far (for tests).
+    /// How many snapshots were started so far (for tests).
     var snapshotsTaken: Int { state.value.sequence }
 
     /// Whether a timer waits to send a snapshot (for tests: none while nothing changes).
@@ -115,10 +128,12 @@ final class ServingHub: Sendable {
 
     private func act(_ action: SnapshotPacer.Action) {
         switch action {
-        case .send:
-            let line = takeSnapshot()
-            state.value.pacer.sent(at: .now())
-            for client in state.value.clients.values { client.offer(line) }
+        case .take:
+            state.value.sequence += 1
+            let sequence = state.value.sequence
+            let (ledger, takeSnapshot) = (ledger, takeSnapshot)
+            NIOThreadPool.singleton.runIfActive(eventLoop: loop) { takeSnapshot(ledger, sequence) }
+                .whenComplete { [self] result in snapshotTaken(try? result.get(), sequence: sequence) }
         case .arm(let deadline):
             state.value.timer = loop.scheduleTask(deadline: deadline) { [self] in
                 state.value.timer = nil
@@ -130,11 +145,16 @@ final class ServingHub: Sendable {
         }
     }
 
-    /// A snapshot of the ledger now, as a line. Taking it re-arms the ledger's change handlers.
-    private func takeSnapshot() -> ByteBuffer {
-        state.value.sequence += 1
-        let snapshot = InspectorSnapshot(ledger.snapshot(), sequence: state.value.sequence)
-        return ByteBuffer(bytes: InspectorMessage.snapshot(snapshot).encodedLine())
+    /// A snapshot is ready (nil: the thread pool was stopped): each client that joined before it
+    /// was started gets it. (The next one is wanted only by a client connected now: one that
+    /// joined since, or a change seen while one is connected.)
+    private func snapshotTaken(_ line: ByteBuffer?, sequence: Int) {
+        if let line {
+            for client in state.value.clients.values where client.firstSequence <= sequence {
+                client.offer(line)
+            }
+        }
+        act(state.value.pacer.taken(at: .now()))
     }
 }
 
@@ -150,6 +170,8 @@ final class SnapshotWriter: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let hub: ServingHub
+    /// The first snapshot it may get: one started after it joined.
+    var firstSequence = Int.max
     private var context: ChannelHandlerContext?
     private var pending: ByteBuffer?
     private var joined = false
