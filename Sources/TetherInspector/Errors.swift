@@ -42,8 +42,17 @@ public enum LedgerClientError: Error, Equatable, CustomStringConvertible {
     case connectionRefused(path: String)
     /// The path exceeds what a Unix socket address holds.
     case pathTooLong(path: String)
-    /// The peer closed the connection, or said nothing, before its hello line: not a ledger server.
-    case noHello(path: String)
+    /// The server's queue of connections stayed full for as long as the client waited for a turn
+    /// to connect: it is live, and busy.
+    case busy(path: String, waited: Duration)
+    /// No hello came for as long as the client waited: a server too busy to say it yet, or a peer
+    /// that says nothing.
+    case helloTimedOut(path: String, waited: Duration)
+    /// The peer closed the connection before its hello: a server stopping, say.
+    case closedBeforeHello(path: String)
+    /// The peer's first line is not one of this protocol: whatever serves the path, it is not a
+    /// ledger server.
+    case notALedgerServer(path: String)
     /// The server speaks another version of the protocol.
     case versionMismatch(server: Int, client: Int)
     /// A line longer than the client's limit, in bytes.
@@ -60,12 +69,27 @@ public enum LedgerClientError: Error, Equatable, CustomStringConvertible {
         case .permissionDenied(let path): "\(path): permission denied (another user's socket?)"
         case .connectionRefused(let path): "\(path): connection refused (nothing serves it: a stale socket?)"
         case .pathTooLong(let path): "\(path): too long for a Unix socket address"
-        case .noHello(let path): "\(path) did not say hello: not a Tether ledger server?"
+        case .busy(let path, let waited):
+            "\(path) is busy: no turn to connect in \(Self.text(waited)) (its queue of connections is full)"
+        case .helloTimedOut(let path, let waited):
+            "timed out waiting for \(path) to say hello (\(Self.text(waited))): is the server busy?"
+        case .closedBeforeHello(let path):
+            "\(path) closed the connection before saying hello (is the server stopping?)"
+        case .notALedgerServer(let path):
+            "\(path) answered with something other than a hello: not a Tether ledger server"
         case .versionMismatch(let server, let client):
             "the server speaks inspector protocol version \(server); this client speaks version \(client)"
         case .lineTooLong(let limit): "the server sent a line longer than \(limit) bytes"
         case .malformedLine(let reason): "the server sent a malformed line: \(reason)"
         case .system(let operation, let reason): "\(operation) failed: \(reason)"
         }
+    }
+
+    /// A wait, for a person: "30 s", "1.5 s", "20 ms".
+    static func text(_ duration: Duration) -> String {
+        let milliseconds = duration / .milliseconds(1)
+        if milliseconds < 1_000 { return "\(Int(milliseconds.rounded())) ms" }
+        let seconds = (milliseconds / 100).rounded() / 10
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }

@@ -205,23 +205,75 @@ import Darwin
         #expect(try await connectError(toPeerSending: hello) == .versionMismatch(server: 2, client: 1))
     }
 
+    /// A peer that closes before its hello may be a server stopping, and one that says nothing
+    /// for the whole wait may be a busy one: neither is called "not a ledger server".
     @Test func aPeerThatSaysNothing() async throws {
-        #expect(try await connectError(toPeerSending: [], thenCloses: true, at: path) == .noHello(path: path))
-        let peer = try await FakeServer(path: directory("silent.sock"), sends: [])
+        #expect(
+            try await connectError(toPeerSending: [], thenCloses: true, at: path)
+                == .closedBeforeHello(path: path))
+        let silent = directory("silent.sock")
+        let peer = try await FakeServer(path: silent, sends: [])
         defer { peer.stop() }
         // A timeout is the one thing here that only time can show.
-        await #expect(throws: LedgerClientError.noHello(path: directory("silent.sock"))) {
-            try await LedgerClient.connect(to: directory("silent.sock"), helloTimeout: .milliseconds(20))
+        await #expect(throws: LedgerClientError.helloTimedOut(path: silent, waited: .milliseconds(20))) {
+            try await LedgerClient.connect(to: silent, helloTimeout: .milliseconds(20))
         }
+        #expect(
+            LedgerClientError.helloTimedOut(path: "/p", waited: .seconds(30)).description
+                == "timed out waiting for /p to say hello (30 s): is the server busy?")
+        #expect(
+            LedgerClientError.closedBeforeHello(path: "/p").description
+                == "/p closed the connection before saying hello (is the server stopping?)")
+        #expect(
+            LedgerClientError.busy(path: "/p", waited: .milliseconds(1_500)).description
+                == "/p is busy: no turn to connect in 1.5 s (its queue of connections is full)")
     }
 
+    /// A hello that comes late — the server busy — is waited for: here the peer accepts, and says
+    /// hello only once the client has been waiting for it through several turns of every loop.
+    @Test func aHelloThatComesLateIsWaitedFor() async throws {
+        let listener = streamSocket()
+        defer { close(listener) }
+        #expect(withAddress(path) { bind(listener, $0, $1) } == 0)
+        #expect(listen(listener, 1) == 0)
+        let outcome = Mutex<Result<LedgerClient, LedgerClientError>?>(nil)
+        LedgerClient.connect(to: path, queue: DispatchQueue(label: "late"), events: { _ in }) { result in
+            outcome.withLock { $0 = result }
+        }
+        let accepted = accept(listener, nil, nil)
+        defer { close(accepted) }
+        for _ in 0..<3 {
+            for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+                try await loop.submit {}.get()
+            }
+        }
+        #expect(outcome.withLock { $0 } == nil, "still waiting for the hello, not failed")
+        let hello = Self.hello
+        _ = hello.withUnsafeBytes { write(accepted, $0.baseAddress, $0.count) }
+        await waitUntil("the client connected") { outcome.withLock { $0 } != nil }
+        let client = try #require(try outcome.withLock { $0 }?.get())
+        #expect(client.hello == InspectorHello(pid: 1, process: "fake"))
+        client.close()
+    }
+
+    /// What the peer says first: a line that is no message of the protocol is another kind of
+    /// server; a message of the protocol out of order is a broken ledger server.
     @Test func aFirstLineThatIsNotAHello() async throws {
+        for foreign in ["SSH-2.0-OpenSSH\r\n", "HTTP/1.1 400 Bad Request\r\n", #"{"jsonrpc":"2.0"}"# + "\n"] {
+            let path = freshPath()
+            #expect(
+                try await connectError(toPeerSending: Array(foreign.utf8), at: path)
+                    == .notALedgerServer(path: path), "\(foreign)")
+        }
         #expect(
-            try await connectError(toPeerSending: Array("SSH-2.0-OpenSSH\r\n".utf8))
-                == .malformedLine("not valid JSON, or a number that does not fit its field"))
+            LedgerClientError.notALedgerServer(path: "/p").description
+                == "/p answered with something other than a hello: not a Tether ledger server")
         let snapshot = InspectorMessage.snapshot(InspectorSnapshot()).encodedLine()
         #expect(
             try await connectError(toPeerSending: snapshot) == .malformedLine("a snapshot before the hello"))
+        #expect(
+            try await connectError(toPeerSending: Array(#"{"type":"hello","version":1}"#.utf8) + [10])
+                == .malformedLine("hello: missing pid"))
         let long = try await connectError(toPeerSending: Array(repeating: 65, count: 1_001))
         #expect(long == .lineTooLong(limit: 1_000), "\(String(describing: long))")
     }

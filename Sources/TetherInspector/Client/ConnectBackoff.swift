@@ -26,10 +26,13 @@ struct ConnectBackoff: Equatable {
     /// The wait before the next attempt after one failed with `code`, or nil: give up, with that
     /// attempt's error.
     mutating func delay(after code: Int32) -> TimeAmount? {
-        guard code == EAGAIN || code == EWOULDBLOCK, waited < budget else { return nil }
+        guard Self.isQueueFull(code), waited < budget else { return nil }
         let delay = min(next, budget - waited)
         waited = waited + delay
         next = min(next * 2, ConnectBackoff.maximumDelay)
         return delay
     }
+
+    /// Whether a connect failed with `code` because the server's queue of connections is full.
+    static func isQueueFull(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 #if canImport(Glibc)
@@ -9,6 +10,12 @@ import Darwin
 /// Reads a connection's lines: the first must be a hello of this protocol version, which
 /// fulfills the `hello` promise; each later snapshot or leak report becomes an event. Any error
 /// ends the connection with one `.disconnected` event, and ends the sink.
+///
+/// Until the hello it tells apart what can go wrong, so that a busy server is never called a
+/// foreign one: no hello in `helloTimeout` (``LedgerClientError/helloTimedOut(path:waited:)``),
+/// the connection closed first (``LedgerClientError/closedBeforeHello(path:)``), and a first line
+/// that is no message of this protocol (``LedgerClientError/notALedgerServer(path:)``). Once the
+/// hello has come, it waits for the server's lines as long as the connection lasts.
 ///
 /// Confined to the connection's event loop, like every channel handler; it calls out only to
 /// the promise and to its sink, both safe from any thread.
@@ -24,13 +31,13 @@ final class InspectorReader: ChannelInboundHandler {
     private let path: String
     private let hello: EventLoopPromise<InspectorHello>
     private let sink: EventSink
-    private let helloTimeout: TimeAmount
+    private let helloTimeout: Duration
     private var phase = Phase.awaitingHello
     private var timeout: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
     init(
-        path: String, hello: EventLoopPromise<InspectorHello>, sink: EventSink, helloTimeout: TimeAmount
+        path: String, hello: EventLoopPromise<InspectorHello>, sink: EventSink, helloTimeout: Duration
     ) {
         self.path = path
         self.hello = hello
@@ -42,8 +49,9 @@ final class InspectorReader: ChannelInboundHandler {
         self.context = context
         // The one timer of a connection: cancelled by the hello, so an idle client arms none.
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        timeout = context.eventLoop.scheduleTask(in: helloTimeout) {
-            loopBound.value.finish(.failed(.noHello(path: loopBound.value.path)))
+        let waited = helloTimeout
+        timeout = context.eventLoop.scheduleTask(in: Self.timeAmount(helloTimeout)) {
+            loopBound.value.finish(.failed(.helloTimedOut(path: loopBound.value.path, waited: waited)))
         }
     }
 
@@ -61,7 +69,8 @@ final class InspectorReader: ChannelInboundHandler {
         do {
             message = try InspectorMessage.decode(line: line.readableBytesView)
         } catch {
-            finish(.failed(error))
+            let foreign = phase == .awaitingHello && !Self.isMessage(line.readableBytesView)
+            finish(.failed(foreign ? .notALedgerServer(path: path) : error))
             return
         }
         switch (phase, message) {
@@ -92,7 +101,7 @@ final class InspectorReader: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish(phase == .awaitingHello ? .failed(.noHello(path: path)) : .serverClosed)
+        finish(phase == .awaitingHello ? .failed(.closedBeforeHello(path: path)) : .serverClosed)
         context.fireChannelInactive()
     }
 
@@ -134,13 +143,31 @@ final class InspectorReader: ChannelInboundHandler {
             if case .failed(let error) = reason {
                 hello.fail(error)
             } else {
-                hello.fail(LedgerClientError.noHello(path: path))
+                hello.fail(LedgerClientError.closedBeforeHello(path: path))
             }
         } else {
             sink.deliver(.disconnected(reason))
             sink.end()
         }
     }
+}
+
+extension InspectorReader {
+    /// A wait as NIO's `TimeAmount`, clamped to a day: any longer is "forever", and would overflow
+    /// nanoseconds.
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return .zero }
+        return .seconds(min(seconds, 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
+    }
+
+    /// Whether `line` is a JSON object with a `type`, as every line of the protocol is: a line
+    /// that is not came from something other than a ledger server.
+    static func isMessage(_ line: some Collection<UInt8>) -> Bool {
+        (try? JSONDecoder().decode(Typed.self, from: Data(line))) != nil
+    }
+
+    private struct Typed: Decodable { var type: String }
 }
 
 /// Where a connection's events go: into the `events` stream of a client made with `connect`, or

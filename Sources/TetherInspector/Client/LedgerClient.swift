@@ -71,6 +71,9 @@ public final class LedgerClient: Sendable {
 
     /// The longest line a client accepts by default: 16 MiB, a snapshot of some 100,000 entries.
     public static let defaultMaximumLineLength = 16 << 20
+    /// How long a client waits for the hello by default: long enough for a server whose machine
+    /// is loaded, or that serves its most clients while others leave.
+    public static let defaultHelloTimeout = Duration.seconds(30)
 
     /// The path connected to.
     public let path: String
@@ -93,21 +96,24 @@ public final class LedgerClient: Sendable {
     /// `path` may be a symbolic link to the socket; it is at most 103 bytes long, as for
     /// ``LedgerServer``. A server with more clients arriving at once than it has accepted yet (its
     /// queue of connections full) is tried again, soon at first, then less often, for up to
-    /// `helloTimeout` in all.
+    /// `helloTimeout` in all. A busy server says hello late — it serves its most clients, or its
+    /// machine is loaded — so the wait for the hello is generous; once the hello has come, the
+    /// connection waits for the server's snapshots as long as it lasts.
     ///
     /// - Parameters:
     ///   - path: The server's socket.
     ///   - maximumLineLength: The longest line accepted, in bytes; a longer one ends the
     ///     connection with ``LedgerClientError/lineTooLong(limit:)``.
-    ///   - helloTimeout: How long to wait for the hello before deciding the peer is not a ledger
-    ///     server (``LedgerClientError/noHello(path:)``) — and, before that, at most as long for a
-    ///     turn to connect to a busy server.
+    ///   - helloTimeout: How long to wait for the hello
+    ///     (``LedgerClientError/helloTimedOut(path:waited:)``) — and, before that, at most as long
+    ///     for a turn to connect to a busy server (``LedgerClientError/busy(path:waited:)``).
     /// - Throws: ``LedgerClientError``: nothing at `path`, not a socket, permission denied,
-    ///   connection refused (a stale socket), a path too long, no hello, another protocol version,
-    ///   a malformed or over-long first line.
+    ///   connection refused (a stale socket), a path too long, a server busy for the whole wait,
+    ///   no hello in time, the connection closed before the hello, a peer that is not a ledger
+    ///   server, another protocol version, a malformed or over-long first line.
     public static func connect(
         to path: String, maximumLineLength: Int = defaultMaximumLineLength,
-        helloTimeout: Duration = .seconds(5)
+        helloTimeout: Duration = defaultHelloTimeout
     ) async throws(LedgerClientError) -> LedgerClient {
         let (events, continuation) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(8))
@@ -148,7 +154,7 @@ public final class LedgerClient: Sendable {
     ///   - completion: The client, or a ``LedgerClientError`` as the `async` version throws it.
     public static func connect(
         to path: String, maximumLineLength: Int = defaultMaximumLineLength,
-        helloTimeout: Duration = .seconds(5),
+        helloTimeout: Duration = defaultHelloTimeout,
         queue: DispatchQueue, events: @escaping @Sendable (Event) -> Void,
         completion: @escaping @Sendable (Result<LedgerClient, LedgerClientError>) -> Void
     ) {
@@ -180,19 +186,15 @@ public final class LedgerClient: Sendable {
     ) throws(LedgerClientError) -> EventLoopFuture<(any Channel, InspectorHello)> {
         try checkSocket(at: path)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        // Clamped to a day: any longer is "forever", and would overflow nanoseconds.
-        let (seconds, attoseconds) = helloTimeout.components
-        let timeout =
-            TimeAmount.seconds(min(max(seconds, 0), 86_400)) + .nanoseconds(attoseconds / 1_000_000_000)
         return open(
-            path, maximumLineLength: maximumLineLength, helloTimeout: timeout, sink: sink, loop: loop,
-            backoff: ConnectBackoff(budget: timeout))
+            path, maximumLineLength: maximumLineLength, helloTimeout: helloTimeout, sink: sink, loop: loop,
+            backoff: ConnectBackoff(budget: InspectorReader.timeAmount(helloTimeout)))
     }
 
     /// One attempt to connect; while the server's queue of connections is full, the next attempt
     /// after `backoff`'s wait, until its budget is spent.
     private static func open(
-        _ path: String, maximumLineLength: Int, helloTimeout timeout: TimeAmount, sink: EventSink,
+        _ path: String, maximumLineLength: Int, helloTimeout timeout: Duration, sink: EventSink,
         loop: any EventLoop, backoff: ConnectBackoff
     ) -> EventLoopFuture<(any Channel, InspectorHello)> {
         let helloPromise = loop.makePromise(of: InspectorHello.self)
@@ -212,7 +214,8 @@ public final class LedgerClient: Sendable {
                 helloPromise.futureResult.map { (channel, $0) }.flatMapError { error in
                     channel.close(promise: nil)
                     sink.end()
-                    return loop.makeFailedFuture(error as? LedgerClientError ?? .noHello(path: path))
+                    return loop.makeFailedFuture(
+                        error as? LedgerClientError ?? .closedBeforeHello(path: path))
                 }
             }
             .flatMapError { error in
@@ -231,6 +234,9 @@ public final class LedgerClient: Sendable {
                     }
                 }
                 sink.end()
+                if let error = error as? IOError, ConnectBackoff.isQueueFull(error.errnoCode) {
+                    return loop.makeFailedFuture(LedgerClientError.busy(path: path, waited: timeout))
+                }
                 return loop.makeFailedFuture(mapped)
             }
     }

@@ -92,13 +92,13 @@ final class HeadlessServingLab {
 }
 
 /// A peer that is not a ledger server of this version: it accepts one connection on `path`,
-/// sends `bytes`, and holds the connection until the client closes it. Plain system calls on a
-/// thread of its own.
+/// sends `bytes`, and holds the connection until the client closes it (or, `thenCloses`, closes
+/// it at once). Plain system calls on a thread of its own.
 final class FakePeer {
     private let listener: Int32
     let path: String
 
-    init(path: String, sends bytes: [UInt8]) throws {
+    init(path: String, sends bytes: [UInt8], thenCloses: Bool = false) throws {
         self.path = path
         #if canImport(Glibc)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -134,7 +134,8 @@ final class FakePeer {
                 offset += sent
             }
             var scratch = [UInt8](repeating: 0, count: 4096)
-            while scratch.withUnsafeMutableBytes({ read(client, $0.baseAddress, $0.count) }) > 0 {}
+            while !thenCloses, scratch.withUnsafeMutableBytes({ read(client, $0.baseAddress, $0.count) }) > 0
+            {}
             close(client)
         }
     }
