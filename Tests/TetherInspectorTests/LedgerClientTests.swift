@@ -43,8 +43,10 @@ import Darwin
         let peer = try await FakeServer(path: path, sends: bytes, thenCloses: thenCloses)
         defer { peer.stop() }
         do {
+            // Far longer than the test: a peer here answers or closes, and a loaded machine must
+            // not turn a slow answer into a timeout.
             let client = try await LedgerClient.connect(
-                to: path, maximumLineLength: limit, helloTimeout: .seconds(20))
+                to: path, maximumLineLength: limit, helloTimeout: .seconds(3_600))
             client.close()
             return nil
         } catch {
@@ -139,7 +141,7 @@ import Darwin
         }
         let outcome = Mutex<Result<LedgerClient, LedgerClientError>?>(nil)
         LedgerClient.connect(
-            to: path, helloTimeout: .seconds(60), queue: DispatchQueue(label: "waiting"), events: { _ in }
+            to: path, helloTimeout: .seconds(3_600), queue: DispatchQueue(label: "waiting"), events: { _ in }
         ) { result in
             outcome.withLock { $0 = result }
         }
@@ -237,7 +239,10 @@ import Darwin
         #expect(withAddress(path) { bind(listener, $0, $1) } == 0)
         #expect(listen(listener, 1) == 0)
         let outcome = Mutex<Result<LedgerClient, LedgerClientError>?>(nil)
-        LedgerClient.connect(to: path, queue: DispatchQueue(label: "late"), events: { _ in }) { result in
+        // A wait far longer than the test: a loaded machine slows it, and must not fail it.
+        LedgerClient.connect(
+            to: path, helloTimeout: .seconds(3_600), queue: DispatchQueue(label: "late"), events: { _ in }
+        ) { result in
             outcome.withLock { $0 = result }
         }
         let accepted = accept(listener, nil, nil)

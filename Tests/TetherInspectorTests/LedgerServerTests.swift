@@ -307,7 +307,7 @@ private final class DeliveringOwner {
     /// A client that joins while the next snapshot waits for its interval gets its hello, then
     /// that snapshot, and only then leak lines: a leak found meanwhile is in the snapshot.
     @Test func aLeakIsNeverSentBeforeTheFirstSnapshot() async throws {
-        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(60))
+        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(3_600))
         defer { server.stop() }
         let owner = Ledger.$current.withValue(ledger) { LeakyOwner(subject) }
         let first = try RawClient(path: path)
@@ -335,10 +335,10 @@ private final class DeliveringOwner {
     }
 
     /// Clients that connect and close, one after another, against a ledger that does not change:
-    /// they share the snapshots changes get — none here after the first, whose interval (a
-    /// minute) has not passed — instead of costing one each.
+    /// they share the snapshots changes get — none here after the first, whose interval (an
+    /// hour, longer than any run) has not passed — instead of costing one each.
     @Test func aConnectLoopTakesNoSnapshotPerConnection() async throws {
-        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(60))
+        let server = try LedgerServer.start(at: path, ledger: ledger, minimumInterval: .seconds(3_600))
         defer { server.stop() }
         let (first, log) = try await connect()
         await log.waitForSnapshot()
@@ -468,14 +468,14 @@ private final class SnapshotHold: Sendable {
 
     var isHolding: Bool { state.withLock { $0.holding } }
 
-    /// Blocks the calling thread until ``release()`` — or a minute, so that a server that took
+    /// Blocks the calling thread until ``release()`` — or ten minutes, so that a server that took
     /// its snapshots on its event loop fails the test instead of hanging it.
     func hold() {
         let wait = state.withLock { state -> Bool in
             state.holding = true
             return !state.released
         }
-        if wait { _ = gate.wait(timeout: .now() + 60) }
+        if wait { _ = gate.wait(timeout: .now() + 600) }
     }
 
     func release() {
