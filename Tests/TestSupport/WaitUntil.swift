@@ -27,6 +27,8 @@ public func waitUntil(
         count += 1
         guard count % checks == 0 else { continue }
         guard ContinuousClock.now < deadline else {
+            // A check that began before a long stall of the machine may have read a stale state.
+            if try await condition() { return }
             Issue.record("waited for \(what), which never held", sourceLocation: sourceLocation)
             return
         }
