@@ -14,7 +14,7 @@ import Darwin
 /// on Linux a source whose descriptor is closed and reused can crash libdispatch's event loop).
 /// Not `Sendable`: use it from one task. A child the test did not wait for is killed at deinit.
 public final class ChildProcess {
-    public struct Result {
+    public struct Result: Sendable {
         /// The exit code, or 128 + the signal that ended it, as a shell reports it.
         public var status: Int32
         public var stdout: String

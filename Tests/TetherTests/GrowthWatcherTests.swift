@@ -33,14 +33,15 @@ import Testing
     }
 
     /// A task the handler starts inherits the handler's task-local values, yet it runs on another
-    /// thread: its cancel waits for the call in progress. The call is told on a thread of its own,
-    /// so the pool is free to run the task; it returns once the cancel waits, or has returned.
+    /// thread: its cancel waits for the call in progress. The call is told on a thread of its own
+    /// and the task runs on another, whatever holds the pool; it returns once the cancel waits,
+    /// or has returned.
     @Test func aCancelFromATaskTheHandlerStartedWaitsForTheCall() async {
         let order = Recorder<String>()
         let returned = Flag()
         let slot = Slot<GrowthWatcher>()
         let watcher = GrowthWatcher { _ in
-            Task {
+            Task(executorPreference: ThreadTaskExecutor()) {
                 slot.value?.cancel()
                 order.record("cancel returned")
                 returned.raise()

@@ -120,7 +120,7 @@ extension Adversarial {
             watch.put(
                 ledger.onLeak { _ in
                     let watcher = ledger.state.withLock { $0.leakWatchers.values.first }
-                    Task {
+                    Task(executorPreference: ThreadTaskExecutor()) {
                         watch.value?.cancel()
                         order.record("cancel returned")
                         returned.raise()
