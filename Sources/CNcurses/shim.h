@@ -302,6 +302,29 @@ static inline void cncurses_reraise(int signo) {
     raise(signo);
 }
 
+/// Whether SIGTSTP is ignored: a program started so (by a shell without job control) is not to
+/// stop itself on Ctrl-Z.
+static inline int cncurses_stop_signal_ignored(void) {
+    struct sigaction sa;
+    if (sigaction(SIGTSTP, NULL, &sa) != 0) return 0;
+    return !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN;
+}
+
+/// Stops the process as a terminal's Ctrl-Z would: SIGTSTP at its default action to the process
+/// group, from this thread with the signal unblocked, so the kernel stops every thread before
+/// `kill` returns. Returns once the process is continued (SIGCONT, the shell's `fg`), with
+/// SIGTSTP routed to the self-pipe again. (A process group with no parent in its session — an
+/// orphan — is not stopped: the kernel drops the signal, and this returns at once.)
+static inline void cncurses_stop_job(void) {
+    cncurses_signal_default(SIGTSTP);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    kill(0, SIGTSTP);
+    cncurses_signal_pipe_watch(SIGTSTP);
+}
+
 /// Reads the window size of `fd`; returns 0 on success.
 static inline int cncurses_window_size(int fd, int *rows, int *cols) {
     struct winsize ws;

@@ -11,7 +11,8 @@ struct AttachCommand: ParsableCommand {
             (TetherInspector), or is a lab started with --serve PATH. Attach shows its counters \
             with a sparkline of the last minute, its leaks grouped by signature (Enter opens a \
             report), and its owners, leaked and ended ones first. Keys: ↑/↓ select, Enter or → \
-            expand, ← collapse, / filter by type or file name, ? help, q quit.
+            expand, ← collapse, / filter by type or file name, ? help, q quit; Ctrl-Z stops \
+            attach and gives the terminal back to the shell, fg brings it back.
 
             When the process exits, a banner says so, the last state stays on screen, and attach \
             tries the path again every few seconds until it is served again or q.

@@ -127,6 +127,21 @@ import Darwin
         #expect(second.waitForExit() == .exited(0))
     }
 
+    /// Ctrl-Z stops attach as it stops the lab; `fg` brings it back connected and redrawn.
+    @Test func ctrlZStopsAttachAndFgBringsItBack() async throws {
+        let lab = try await HeadlessServingLab(keys: "1", serving: path)
+        let job = try LabTerminal.job(["attach", path])
+        #expect(job.readUntil(screenShows: "● connected"))
+        #expect(job.readUntil(screenShows: "OrientationViewModel#1 alive"))
+        LabTerminal.expectStopAndFgRedraw(job, showing: "OrientationViewModel#1 alive")
+        #expect(job.readUntil(screenShows: "● connected"))
+        job.send(.character("q"))
+        #expect(job.readUntil(outputContains: PseudoTerminal.jobExited + "0]"))
+        #expect(job.waitForExit() == .exited(0))
+        #expect(job.isCooked)
+        #expect(lab.stop() == 0)
+    }
+
     /// `--dump json` against a headless lab that serves the state its keys left.
     @Test func attachDumpsOneSnapshotAsJSON() async throws {
         let lab = try await HeadlessServingLab(keys: "m 1 r Esc wait:400 r", serving: path)

@@ -95,6 +95,7 @@ import Testing
         #expect(attach.contains("Watching a process") && attach.contains("In a leak's report"))
         #expect(!attach.contains("Rotate the device"))
         #expect(attach.contains("retrying") || attach.contains("tries the same path again"))
+        #expect(lab.contains("Ctrl-Z") && attach.contains("Ctrl-Z"), "job control, in both")
     }
 
     @Test func helpDescribesEveryScenarioAndItsOwnKeys() {

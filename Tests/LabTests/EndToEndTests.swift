@@ -37,6 +37,27 @@ import Darwin
         return pty
     }
 
+    /// Ctrl-Z, as in every full-screen program: the lab stops with the terminal given back, and
+    /// the shell's `fg` brings it back redrawn, taking keys. A SIGTSTP from outside (`kill -TSTP`)
+    /// takes the same path; then q ends it cleanly.
+    @Test func ctrlZStopsTheLabAndFgBringsItBack() throws {
+        let job = try LabTerminal.job()
+        #expect(job.readUntil(screenShows: "Scenarios"))
+        #expect(job.readUntil { _ in !job.isCooked }, "the lab reads keys in raw mode")
+        job.send(.character("1"))
+        #expect(job.readUntil(screenShows: "Orientation (bound)"))
+        LabTerminal.expectStopAndFgRedraw(job, showing: "Orientation (bound)")
+        let mark = job.output.count
+        job.send(.character("r"))
+        #expect(job.readUntil(outputContains: "landscapeLeft", since: mark), "keys reach the lab again")
+        LabTerminal.expectStopAndFgRedraw(job, showing: "landscapeLeft") { $0.signalForeground(SIGTSTP) }
+        job.send(.escape)
+        job.send(.character("q"))
+        #expect(job.readUntil(outputContains: PseudoTerminal.jobExited + "0]"))
+        #expect(job.waitForExit() == .exited(0))
+        #expect(job.isCooked)
+    }
+
     @Test func homeIsDrawnAndKeysChangeTheScreen() throws {
         let pty = try startHome()
         #expect(pty.readUntil(outputContains: "Tether Lab"))

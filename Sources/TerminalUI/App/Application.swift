@@ -19,7 +19,9 @@ import Darwin
 /// Input is never refused: injected events are handled like terminal ones.
 ///
 /// Keys go to the top screen first, then to global keys (`onKey`), then to the defaults
-/// (Esc dismisses the top sheet, Ctrl-C quits). Frames are coalesced: any number of
+/// (Esc dismisses the top sheet, Ctrl-C quits). On a terminal, Ctrl-Z comes before all of them:
+/// as in every full-screen program, it gives the terminal back to the shell and stops the
+/// process; the shell's `fg` brings it back, redrawn. Frames are coalesced: any number of
 /// changes between two frames give one frame, at most 60 a second. `requestRedraw()` may
 /// be called from any thread. Main-actor isolated otherwise; lives until its run ends.
 @MainActor
@@ -115,6 +117,10 @@ public final class Application {
     }
 
     private func handle(_ event: Event) -> Bool {
+        if event == .key(.ctrl("z")), let terminal = backend.interactive {
+            suspend(terminal)
+            return true
+        }
         guard let top = stack.top else { return false }
         let context = ScreenContext(application: self, screen: top)
         var handled = false
@@ -291,10 +297,26 @@ public final class Application {
         case SIGWINCH:
             renderer.invalidate()
             setNeedsDisplay()
+        case SIGTSTP:
+            if let terminal = backend.interactive { suspend(terminal) }
+        case SIGCONT:
+            // Continued — after a stop this program did not ask for (SIGSTOP), too: a shell may
+            // have set its own modes and written on the screen meanwhile.
+            backend.interactive?.resume()
+            renderer.invalidate()
+            setNeedsDisplay()
         default:
             exitSignal = signal
             quit(code: 128 + signal)
         }
+    }
+
+    /// Stops the process as job control asks (Ctrl-Z, SIGTSTP), the terminal given back; once
+    /// continued, repaints every cell.
+    private func suspend(_ terminal: any InteractiveBackend) {
+        terminal.suspend()
+        renderer.invalidate()
+        setNeedsDisplay()
     }
 
     /// The terminal's input ended (end-of-file or hang-up) without a signal: quit as SIGHUP would.

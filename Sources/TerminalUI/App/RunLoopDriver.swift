@@ -70,7 +70,8 @@ final class RunLoopDriver {
 
     private func readSignals() {
         for s in backend.readSignals() {
-            if s == SIGWINCH { _ = backend.updateSize() }
+            // After a stop the window may have another size.
+            if s == SIGWINCH || s == SIGCONT { _ = backend.updateSize() }
             app.handleSignal(s)
             if stopped { return }
         }

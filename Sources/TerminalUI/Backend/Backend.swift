@@ -57,10 +57,17 @@ public protocol InteractiveBackend: Backend {
     func readEvents() -> [Event]
     /// Re-reads the terminal size after SIGWINCH and returns it.
     func updateSize() -> Size
-    /// The read end of the pipe that signals (SIGINT, SIGTERM, SIGHUP, SIGWINCH) are written to.
+    /// The read end of the pipe that signals (SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT)
+    /// are written to.
     var signalFileDescriptor: Int32 { get }
     /// Reads the signal numbers delivered since the last call, without blocking.
     func readSignals() -> [Int32]
+    /// Gives the terminal back and stops the process (job control: Ctrl-Z, SIGTSTP); returns
+    /// once it is continued, the terminal taken again. The caller repaints.
+    func suspend()
+    /// Takes the terminal again after the process was continued by someone else (SIGCONT after
+    /// SIGSTOP). The caller repaints.
+    func resume()
     /// Leaves full-screen mode and restores the terminal. Idempotent.
     func shutdown()
     /// Ends the process by `signal`, the way the signal asked (after `shutdown()`).

@@ -13,8 +13,9 @@ import Darwin
 /// The only user of `CNcurses`. Creating it enters full-screen mode: it saves the terminal
 /// state and installs the crash handlers (SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS) that
 /// restore it, then hand the crash to the handler they replaced (the Swift runtime's
-/// backtracer) and end the process by the signal; and it routes SIGINT, SIGTERM, SIGHUP and
-/// SIGWINCH to a self-pipe that the run loop watches. `shutdown()` restores the terminal
+/// backtracer) and end the process by the signal; and it routes SIGINT, SIGTERM, SIGHUP,
+/// SIGWINCH, SIGTSTP and SIGCONT to a self-pipe that the run loop watches. `suspend()` gives the
+/// terminal back and stops the process, as Ctrl-Z does; `shutdown()` restores the terminal
 /// (idempotent; `Application.run` calls it).
 /// At most one instance at a time. Main-actor isolated, and every ncurses call must also be
 /// on the main OS thread (ncurses is not thread-safe and keeps per-thread state): park the
@@ -40,8 +41,9 @@ public final class NcursesBackend: InteractiveBackend {
         public var description: String
     }
 
-    /// Signals the run loop handles (delivered through `readSignals()`).
-    public static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+    /// Signals the run loop handles (delivered through `readSignals()`): SIGTSTP only where job
+    /// control is on (it was not ignored when the program started).
+    public static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
     /// What the crash handler writes: reset attributes, mouse off, cursor and keypad keys back to
     /// normal (arrows as `ESC [ A` again), cursor on, leave the alternate screen.
     static let resetSequence =
@@ -54,6 +56,8 @@ public final class NcursesBackend: InteractiveBackend {
     /// The read end of the signal self-pipe.
     public let signalFileDescriptor: Int32
     private let options: Options
+    /// Whether Ctrl-Z and SIGTSTP stop the program: SIGTSTP was not ignored when it started.
+    private let jobControl: Bool
     private var colorsEnabled = false
     private var pairs: [UInt16: Int16] = [:]
     private var nextPair: Int32 = 1
@@ -85,8 +89,12 @@ public final class NcursesBackend: InteractiveBackend {
         cncurses_prepare_restore(STDOUT_FILENO, NcursesBackend.resetSequence)
         cncurses_install_crash_handlers()
         signalFileDescriptor = cncurses_signal_pipe_open()
-        // Installed before newterm, so ncurses does not install its own handlers for these.
-        for s in NcursesBackend.watchedSignals { _ = cncurses_signal_pipe_watch(s) }
+        jobControl = cncurses_stop_signal_ignored() == 0
+        // Installed before newterm, so ncurses does not install its own handlers for these (its
+        // SIGTSTP handler would draw from the signal handler, on whatever the thread was doing).
+        for s in NcursesBackend.watchedSignals where s != SIGTSTP || jobControl {
+            _ = cncurses_signal_pipe_watch(s)
+        }
         let term = Terminal.environment["TERM"] ?? ""
         guard let screen = cncurses_newterm_stdio() else {
             cncurses_disarm_restore()
@@ -121,6 +129,7 @@ public final class NcursesBackend: InteractiveBackend {
         self.size = size
         isUnicode = cncurses_setup_locale() != 0
         signalFileDescriptor = -1
+        jobControl = false
         if options.colors { enableColors() }
     }
 
@@ -305,6 +314,33 @@ public final class NcursesBackend: InteractiveBackend {
         curs_set(1)
         endwin()
         cncurses_disarm_restore()
+    }
+
+    /// Gives the terminal back — the shell's modes, the main screen, the cursor — and stops the
+    /// process, as Ctrl-Z does in a shell; returns once the shell continues it (`fg`), with the
+    /// terminal taken again at the next `flush()`. The caller then repaints every cell. Does
+    /// nothing where job control is off.
+    public func suspend() {
+        NcursesBackend.assertOnMainThread()
+        guard isOpen, jobControl else { return }
+        endwin()
+        cncurses_stop_job()
+        resume()
+    }
+
+    /// Takes the terminal again after the process was continued (SIGCONT): ncurses' program
+    /// modes — a shell may have set its own while the program was stopped; from the background
+    /// this stops the process again (SIGTTOU), until `fg` — and the keypad's mode, then at the
+    /// next `flush()` the alternate screen. The caller repaints every cell.
+    public func resume() {
+        NcursesBackend.assertOnMainThread()
+        guard isOpen else { return }
+        reset_prog_mode()
+        // endwin turned the keypad's application mode off, and the update does not turn it on.
+        _ = cncurses_keypad(1)
+        curs_set(cursor == nil ? 0 : 1)
+        _ = updateSize()
+        needsUpdate = true
     }
 
     /// Traps in debug builds when called off the main OS thread (the main actor alone does

@@ -39,10 +39,57 @@ enum LabTerminal {
     static func start(_ arguments: [String] = [], size: Size = Size(width: 120, height: 40)) throws
         -> PseudoTerminal
     {
+        try PseudoTerminal(
+            executable: LabBinary.path, arguments: arguments, environment: environment, size: size)
+    }
+
+    /// The binary as a job of a shell with job control, so that Ctrl-Z stops it
+    /// (`PseudoTerminal.job`).
+    static func job(_ arguments: [String] = [], size: Size = Size(width: 120, height: 40)) throws
+        -> PseudoTerminal
+    {
+        try PseudoTerminal.job(
+            executable: LabBinary.path, arguments: arguments, environment: environment, size: size)
+    }
+
+    static var environment: [String: String] {
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
         if let home = ProcessInfo.processInfo.environment["HOME"] { env["HOME"] = home }
-        return try PseudoTerminal(
-            executable: LabBinary.path, arguments: arguments, environment: env, size: size)
+        return env
+    }
+
+    /// Ctrl-Z (or `stop`) in `job`, whose screen shows `shown`: the program stops with the
+    /// terminal given back — cooked, off the alternate screen — and `fg` brings it back raw, its
+    /// keypad and mouse modes on, redrawn whole (it re-enters the alternate screen, and the
+    /// screen shows `shown` again).
+    static func expectStopAndFgRedraw(
+        _ job: PseudoTerminal, showing shown: String, stop: ((PseudoTerminal) -> Void)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var mark = job.output.count
+        if let stop { stop(job) } else { job.send(.ctrl("z")) }
+        #expect(
+            job.readUntil(outputContains: PseudoTerminal.jobStopped, since: mark),
+            "stopped, as the shell saw",
+            sourceLocation: sourceLocation)
+        #expect(
+            job.outputText(since: mark).contains("\u{1B}[?1049l"), "off the alternate screen",
+            sourceLocation: sourceLocation)
+        #expect(job.isCooked, "the terminal given back cooked", sourceLocation: sourceLocation)
+        mark = job.output.count
+        job.continueJob()
+        #expect(
+            job.readUntil(outputContains: "\u{1B}[?1049h", since: mark), "the alternate screen again",
+            sourceLocation: sourceLocation)
+        #expect(
+            job.readUntil(outputContains: "\u{1B}[?1h", since: mark), "the keypad's mode again (arrows)",
+            sourceLocation: sourceLocation)
+        #expect(
+            job.readUntil(outputContains: "1000h", since: mark), "the mouse again",
+            sourceLocation: sourceLocation)
+        // Entering the alternate screen blanks it: what it shows after was drawn anew.
+        #expect(job.readUntil(screenShows: shown), "redrawn whole", sourceLocation: sourceLocation)
+        #expect(job.readUntil { _ in !job.isCooked }, "raw again", sourceLocation: sourceLocation)
     }
 
     /// A lab serving at `path`, home drawn and the socket in place.
