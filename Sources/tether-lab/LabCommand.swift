@@ -13,11 +13,13 @@ struct LabCommand: ParsableCommand {
             Without options the lab opens on the terminal (standard input and output must be a \
             terminal). Keys: 1-7 or ↑/↓ and Enter present a scenario, r rotates, m switches \
             bound/leaky for the next sheet, i toggles the inspector, Tab gives it the keys (↑/↓ \
-            select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits.
+            select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits; Ctrl-Z \
+            stops the lab and gives the terminal back to the shell, fg brings it back.
 
             Headless runs drive the same lab on an in-memory screen with lab time on a manual \
             clock. Keys are names separated by spaces: a character (1, r, q, ?), Enter, Esc, Tab, \
-            Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1-F12, Ctrl-X; \
+            Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, \
+            F\(Key.functionKeys.lowerBound)-F\(Key.functionKeys.upperBound), Ctrl-X; \
             wait:MS lets MS milliseconds of lab time pass (leak verdicts come 300 ms after a \
             dismissal). Scripts hold the same names on any number of lines, with # comments; the \
             bundled ones (bound-orientation, leaky-orientation, tour) can be named without a path.

@@ -157,6 +157,22 @@ import Testing
         #expect(r.stderr == line + "\n")
     }
 
+    /// The function keys `--help` names are the ones `--keys` takes: each from the first to the
+    /// last it lists, and none past it.
+    @Test func theHelpsFunctionKeysAreTheOnesAccepted() throws {
+        let help = try LabBinary.run(["--help"]).stdout
+        let listed = try #require(help.firstMatch(of: /F(\d+)-F(\d+),/), "the help lists F-keys")
+        let (first, last) = (try #require(Int(listed.1)), try #require(Int(listed.2)))
+        #expect((first, last) == (1, 63))
+        let every = (first...last).map { "F\($0)" }.joined(separator: " ")
+        #expect(try LabBinary.run(["--headless", "--keys", every]).status == 0)
+        for refused in ["F\(first - 1)", "F\(last + 1)"] {
+            let r = try LabBinary.run(["--headless", "--keys", refused])
+            #expect(r.status == 2)
+            #expect(r.stderr == "tether-lab: unknown key name \"\(refused)\" (see --help)\n")
+        }
+    }
+
     @Test func theHelpListsAttachAndAttachHasItsOwn() throws {
         let help = try LabBinary.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("attach") && help.stdout.contains("--serve <path>"))

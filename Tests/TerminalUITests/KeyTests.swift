@@ -17,6 +17,19 @@ import Testing
         }
     }
 
+    /// The function keys a name may spell are the ones a terminal reports: F1 to F63 (Shift-F1 is
+    /// F13 on an xterm), no F0, no F64 — the set `--help` lists.
+    @Test func functionKeyNamesAreTheOnesATerminalReports() {
+        #expect(Key.functionKeys == 1...63)
+        for n in Key.functionKeys {
+            #expect(Key(name: "F\(n)") == .function(n))
+            #expect(Key(name: "f\(n)") == .function(n))
+        }
+        for name in ["F0", "F64", "F-1", "F1.5"] {
+            #expect(Key(name: name) == nil, "\(name)")
+        }
+    }
+
     /// A Ctrl-letter name means what a terminal sends for it, as typed keys do: Ctrl-M is Enter.
     @Test func ctrlNamesAreTheKeysATerminalSends() {
         let cases: [(String, Key)] = [

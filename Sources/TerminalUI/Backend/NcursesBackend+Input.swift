@@ -80,8 +80,9 @@ extension NcursesBackend {
         case KEY_IC: return .insert
         case KEY_ENTER: return .enter
         case KEY_BTAB: return .backTab
-        case (KEY_F0 + 1)...(KEY_F0 + 63): return .function(Int(code - KEY_F0))
-        default: return nil
+        default:
+            let number = Int(code - KEY_F0)
+            return Key.functionKeys.contains(number) ? .function(number) : nil
         }
     }
 

@@ -6,14 +6,14 @@ public enum Key: Hashable, Sendable {
     case character(Character)
     case enter, escape, tab, backTab, backspace, delete, insert
     case up, down, left, right, home, end, pageUp, pageDown
-    /// F1…F63.
+    /// F1…F63 (``functionKeys``).
     case function(Int)
     /// Ctrl plus a letter (stored lowercase: Ctrl-C is `.ctrl("c")`).
     case ctrl(Character)
 
     /// Parses a key name: a single character ("1", "r"), `Enter`, `Esc`, `Tab`, `BackTab`,
     /// `Space`, `Backspace`, `Delete`, `Insert`, `Up`, `Down`, `Left`, `Right`, `Home`, `End`,
-    /// `PageUp`, `PageDown`, `F1`…`F12`, `Ctrl-X`. Case-insensitive for named keys; nil when unknown.
+    /// `PageUp`, `PageDown`, `F1`…`F63`, `Ctrl-X`. Case-insensitive for named keys; nil when unknown.
     public init?(name: String) {
         if name.count == 1, let ch = name.first {
             // A cluster of several scalars (é, 👍🏽) is a character; one scalar is what a terminal
@@ -52,13 +52,17 @@ public enum Key: Hashable, Sendable {
                 }
                 // What a terminal sends for it: Ctrl-M is Enter, Ctrl-I Tab, Ctrl-H Backspace.
                 self = Key.decode(scalar: Unicode.Scalar(ascii - 0x60))!
-            } else if lower.hasPrefix("f"), let n = Int(lower.dropFirst()), (1...63).contains(n) {
+            } else if lower.hasPrefix("f"), let n = Int(lower.dropFirst()), Key.functionKeys.contains(n) {
                 self = .function(n)
             } else {
                 return nil
             }
         }
     }
+
+    /// The function keys a terminal reports, as ncurses numbers them: F1–F12, and up to F63 for
+    /// those with Shift, Ctrl or Alt held (Shift-F1 is F13 on an xterm).
+    public static let functionKeys = 1...63
 
     /// The key's name, as `init(name:)` parses it and as hints show it.
     public var name: String {
