@@ -48,7 +48,13 @@ extension PseudoTerminal {
     /// Sends `signal` to the terminal's foreground process group, as a terminal's own keys do
     /// (Ctrl-C, Ctrl-Z, where the program leaves them on): for a job, the program's group.
     public func signalForeground(_ signal: Int32) {
+        if let group = foregroundGroup { kill(-group, signal) }
+    }
+
+    /// The terminal's foreground process group: for a job in the foreground, the program's, whose
+    /// id is the program's pid. Nil when the terminal has none.
+    public var foregroundGroup: pid_t? {
         let group = tcgetpgrp(masterFD)
-        if group > 0 { kill(-group, signal) }
+        return group > 0 ? group : nil
     }
 }

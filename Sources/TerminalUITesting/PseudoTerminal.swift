@@ -276,7 +276,11 @@ public final class PseudoTerminal {
 
     /// Voluntary context switches of every thread of the program (from Linux's /proc), or nil
     /// where there is no /proc.
-    public var voluntaryContextSwitches: Int? {
+    public var voluntaryContextSwitches: Int? { Self.voluntaryContextSwitches(of: pid) }
+
+    /// Voluntary context switches of every thread of process `pid` (from Linux's /proc), or nil
+    /// where there is no /proc.
+    public static func voluntaryContextSwitches(of pid: pid_t) -> Int? {
         guard let dir = opendir("/proc/\(pid)/task") else { return nil }
         defer { closedir(dir) }
         var total = 0

@@ -284,6 +284,26 @@ extension EndToEndTests {
             #expect(pty.waitForExit() == .exited(0))
         }
 
+        /// A lab stopped by Ctrl-Z and brought back by `fg` is as idle as before: taking the
+        /// terminal again leaves no timer or source behind that wakes it.
+        @Test(
+            .enabled(
+                if: FileManager.default.fileExists(atPath: "/proc/self/status"), "counts wake-ups in /proc"))
+        func aLabBroughtBackByFgDoesNotWakeUp() throws {
+            let job = try LabTerminal.job()
+            #expect(job.readUntil(screenShows: "Scenarios"))
+            let lab = try #require(job.foregroundGroup, "the lab's process group is in the foreground")
+            LabTerminal.expectStopAndFgRedraw(job, showing: "Scenarios")
+            idle(job, for: .milliseconds(300))  // let the redraw's writes finish
+            let before = try #require(PseudoTerminal.voluntaryContextSwitches(of: lab))
+            idle(job, for: .milliseconds(1500))
+            let after = try #require(PseudoTerminal.voluntaryContextSwitches(of: lab))
+            #expect(after - before == 0, "\(after - before) wake-ups in 1.5 s after fg")
+            job.send(.character("q"))
+            #expect(job.readUntil(outputContains: PseudoTerminal.jobExited + "0]"))
+            #expect(job.waitForExit() == .exited(0))
+        }
+
         /// Serving costs no wake-up, and neither does watching: a lab serving at home and attach
         /// connected to it sleep on every thread while nothing changes. After a leaky sheet — whose
         /// leak reaches attach — attach still sleeps on every thread (it never runs on Swift's global
