@@ -24,9 +24,6 @@ final class HomeScreen: Screen {
         selection = ListState(selected: scenarios.isEmpty ? nil : 0)
     }
 
-    /// The selected row, if any.
-    var selectedIndex: Int? { selection.selected }
-
     func handle(_ key: Key, context: ScreenContext) -> Bool {
         if let step = key.navigationStep(page: scenarios.count, limit: scenarios.count) {
             selection.move(by: step, count: scenarios.count)
