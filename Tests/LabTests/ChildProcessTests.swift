@@ -50,6 +50,26 @@ import Darwin
         #expect(!child.isRunning)
     }
 
+    /// A child holds no descriptor of the test process but its standard streams: a socket the
+    /// test closes ends its connection at once, even while a long child (a build) runs.
+    @Test func aChildHoldsNoOtherDescriptorOfTheTest() throws {
+        var ends: [Int32] = [-1, -1]
+        #if canImport(Glibc)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        #else
+        #expect(socketpair(AF_UNIX, SOCK_STREAM, 0, &ends) == 0)
+        #endif
+        defer { close(ends[0]) }
+        let child = try ChildProcess("/bin/cat", [], input: true)  // runs until its input closes
+        close(ends[1])
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        var byte: UInt8 = 0
+        let count = read(ends[0], &byte, 1)
+        #expect(count == 0, "read \(count), errno \(errno): the child holds the closed end")
+        child.closeInput()
+        #expect(child.finish().status == 0)
+    }
+
     @Test func aProgramThatCannotStartIsAnError() {
         #expect(throws: ChildProcess.SpawnError.self) {
             _ = try ChildProcess("/no/such/program", [])

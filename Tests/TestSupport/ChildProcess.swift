@@ -68,6 +68,13 @@ public final class ChildProcess {
                     &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
+        // The child holds no other descriptor of the test process: a socket that a test closes
+        // must end its connection even while a long child (a build) runs. Sockets are not
+        // close-on-exec on Linux (SwiftNIO's neither), so the child closes them; on Darwin the
+        // attribute below does it.
+        #if canImport(Glibc)
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        #endif
         // The child starts with every signal at its default and none blocked, whatever the
         // test process ignores or blocks.
         posix_spawnattr_init(&attributes)
@@ -257,6 +264,17 @@ public final class ChildProcess {
         let signal = raw & 0x7F
         status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
     }
+
+    #if canImport(Glibc)
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module leaves out as a GNU extension: looked up by name, nil on an older glibc.
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map {
+            unsafeBitCast($0, to: AddCloseFrom.self)
+        }
+    #endif
 
     /// A write to a child that has exited fails with EPIPE instead of killing the test process.
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
