@@ -108,6 +108,9 @@ bench: deps
 	@printf '\n%s\n' "tether-lint: lines a second, the ratio to swift format lint, Sources/, peak memory:"
 	$(SWIFT) build -c release --product tether-lint --quiet
 	python3 Benchmarks/lint_bench.py "$$($(SWIFT) build -c release --show-bin-path)/tether-lint"
+	@printf '\n%s\n' "Headless scripts: leaky visits against bound ones, and time against keys:"
+	$(SWIFT) build -c release --product tether-lab --quiet
+	python3 Benchmarks/headless_bench.py "$$($(SWIFT) build -c release --show-bin-path)/tether-lab"
 	@printf '\nMeasured on %s, %s CPUs: ' "$$(if command -v lscpu >/dev/null; then \
 	    lscpu | sed -n 's/^Model name: *//p; s/^CPU family: */family /p; s/^Model: */model /p' | paste -sd ' '; \
 	  else sysctl -n machdep.cpu.brand_string; fi)" "$$(getconf _NPROCESSORS_ONLN)"

@@ -39,6 +39,7 @@ public final class LabApp {
     public private(set) var changeCount = 0
 
     let inspector = Inspector()
+    private let inspectorFeed = InspectorFeed()
     private let home: HomeScreen
     private var ledgerSubscription: AnyCancellable?
 
@@ -116,7 +117,7 @@ public final class LabApp {
     /// Gives the inspector the ledger as it is now. Each frame that draws the panel does; a hidden
     /// panel is not drawn, so showing it feeds it first, before anything picks a row from it.
     private func feedInspector() {
-        inspector.update(InspectorSnapshot(environment.ledger.snapshot()))
+        inspector.update(inspectorFeed.convert(environment.ledger.snapshot()))
     }
 
     /// Whether the inspector has the keys.

@@ -50,18 +50,23 @@ extension Inspector {
             state: &leakList,
             into: &buffer, area: parts[5], style: style, focused: focused)
 
-        let shown = content.tree.filter { if case .owner = $0 { true } else { false } }.count
         let ownerTitle =
-            filter.isEmpty ? "Owners: \(content.ownerCount)" : "Owners: \(shown) of \(content.ownerCount)"
+            filter.isEmpty
+            ? "Owners: \(content.ownerCount)" : "Owners: \(content.shownOwnerCount) of \(content.ownerCount)"
         buffer.setString(
             ownerTitle, x: parts[6].x, y: parts[6].y, maxWidth: parts[6].width, style: theme.title)
-        var treeLines = content.tree.map { Inspector.treeLine($0, style: style) }
-        if treeLines.isEmpty {
-            treeLines = [Line(filter.isEmpty ? "nothing bound" : "nothing matches", style: theme.dimmed)]
+        let tree = content.tree
+        if tree.isEmpty {
+            let empty = Line(filter.isEmpty ? "nothing bound" : "nothing matches", style: theme.dimmed)
+            paintList(
+                count: 1, line: { _ in empty }, selected: nil, state: &treeList, into: &buffer,
+                area: parts[7], style: style, focused: focused)
+        } else {
+            paintList(
+                count: tree.count, line: { Inspector.treeLine(tree[$0], style: style) },
+                selected: focused ? tree.firstIndex { $0.item != nil && $0.item == selection } : nil,
+                state: &treeList, into: &buffer, area: parts[7], style: style, focused: focused)
         }
-        paintList(
-            treeLines, selected: content.tree.firstIndex { $0.item != nil && $0.item == selection },
-            state: &treeList, into: &buffer, area: parts[7], style: style, focused: focused)
 
         guard !parts[8].isEmpty else { return }
         buffer.setString("Events", x: parts[8].x, y: parts[8].y, maxWidth: parts[8].width, style: theme.title)
@@ -111,25 +116,40 @@ extension Inspector {
         _ lines: [Line], selected: Int?, state: inout ListState, into buffer: inout Buffer, area: Rect,
         style: LabStyle, focused: Bool
     ) {
+        paintList(
+            count: lines.count, line: { lines[$0] }, selected: selected, state: &state, into: &buffer,
+            area: area, style: style, focused: focused)
+    }
+
+    /// As ``paintList(_:selected:state:into:area:style:focused:)``, for a list of `count` rows
+    /// that `line` makes: only the rows on screen are made, however long the list (the owner tree
+    /// of a lab that piled up leaks).
+    private func paintList(
+        count: Int, line: (Int) -> Line, selected: Int?, state: inout ListState, into buffer: inout Buffer,
+        area: Rect, style: LabStyle, focused: Bool
+    ) {
         guard !area.isEmpty else { return }
         guard focused else {
-            var shown = lines
-            if lines.count > area.height {
-                shown = Array(lines.prefix(area.height - 1))
-                shown.append(Line("… \(lines.count - shown.count) more", style: style.theme.dimmed))
+            var shown = (0..<min(count, area.height)).map(line)
+            if count > area.height {
+                shown = Array(shown.prefix(area.height - 1))
+                shown.append(Line("… \(count - shown.count) more", style: style.theme.dimmed))
             }
             LogView(shown, style: style.theme.text).render(into: &buffer, area: area)
             return
         }
         state.selected = selected
+        let offset = state.visibleOffset(height: area.height, count: count)
+        var lines = (offset..<min(count, offset + area.height)).map(line)
         // The selected row in the highlight's own colors: red on the highlight would not read.
-        var lines = lines
-        if let selected, lines.indices.contains(selected) {
-            lines[selected] = Line(
-                lines[selected].spans.map { TextSpan($0.text, style: $0.style.withoutColors) })
+        if let selected, lines.indices.contains(selected - offset) {
+            lines[selected - offset] = Line(
+                lines[selected - offset].spans.map { TextSpan($0.text, style: $0.style.withoutColors) })
         }
+        var window = ListState(selected: selected.map { $0 - offset }, offset: 0)
         ListView(lines, style: style.theme.text, highlightStyle: style.theme.highlight)
-            .render(into: &buffer, area: area, state: &state)
+            .render(into: &buffer, area: area, state: &window)
+        state.offset = offset
     }
 
     private func paintCounters(into buffer: inout Buffer, area: Rect, columns count: Int, style: LabStyle) {

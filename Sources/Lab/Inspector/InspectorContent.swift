@@ -41,6 +41,8 @@ struct InspectorContent: Sendable, Equatable {
     var items: [Item]
     /// How many owners the snapshot has, before the filter.
     var ownerCount: Int
+    /// How many owners the tree lists, after the filter.
+    var shownOwnerCount = 0
 
     init(_ snapshot: InspectorSnapshot, filter: String = "", collapsed: Set<OwnerID> = []) {
         let needle = filter.lowercased()
@@ -62,6 +64,7 @@ struct InspectorContent: Sendable, Equatable {
             guard ownerMatches || !entries.isEmpty else { continue }
             let expanded = !collapsed.contains(owner.id)
             tree.append(.owner(owner, expanded: expanded))
+            shownOwnerCount += 1
             guard expanded else { continue }
             tree += entries.map { .entry($0.element, owner: owner.id, index: $0.offset) }
         }
@@ -79,17 +82,8 @@ struct InspectorContent: Sendable, Equatable {
 
     /// Leaked owners first, then ended ones, then the living; each kind in the order made.
     static func sorted(_ owners: [InspectorSnapshot.Owner]) -> [InspectorSnapshot.Owner] {
-        func rank(_ state: LedgerSnapshot.Owner.State) -> Int {
-            switch state {
-            case .leaked: 0
-            case .ended: 1
-            case .alive: 2
-            }
-        }
-        return owners.enumerated().sorted {
-            (rank($0.element.state), $0.offset) < (rank($1.element.state), $1.offset)
-        }
-        .map(\.element)
+        owners.filter { $0.state == .leaked } + owners.filter { $0.state == .ended }
+            + owners.filter { $0.state == .alive }
     }
 
     /// The row of a growing site.

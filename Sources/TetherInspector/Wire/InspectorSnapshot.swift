@@ -233,14 +233,26 @@ public struct InspectorSnapshot: Sendable, Equatable {
     /// The leaks grouped by ``Leak/groupingKey``, in the order each group's first leak was found
     /// (as `LedgerSnapshot.leakGroups`).
     public var leakGroups: [LeakGroup] {
-        var order: [String] = []
-        var groups: [String: [Leak]] = [:]
+        var groups: [LeakGroup] = []
+        var index: [String: Int] = [:]
+        var last: (key: String, group: Int)?
         for leak in leaks {
             let key = leak.groupingKey
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(leak)
+            // Leaks of one shape tend to come in a row: those need no hashing.
+            let group: Int
+            if let last, last.key == key {
+                group = last.group
+            } else if let known = index[key] {
+                group = known
+            } else {
+                group = groups.count
+                index[key] = group
+                groups.append(LeakGroup(signature: key, leaks: []))
+            }
+            groups[group].leaks.append(leak)
+            last = (key, group)
         }
-        return order.map { LeakGroup(signature: $0, leaks: groups[$0] ?? []) }
+        return groups
     }
 
     /// The inspector's view of `snapshot`.
@@ -249,10 +261,16 @@ public struct InspectorSnapshot: Sendable, Equatable {
     ///   - snapshot: A ledger's snapshot.
     ///   - sequence: The server's count of snapshots taken; 0 when not serving.
     public init(_ snapshot: LedgerSnapshot, sequence: Int = 0) {
+        self.init(snapshot, sequence: sequence, leaks: Leak.init)
+    }
+
+    /// The inspector's view of `snapshot`, each leak converted by `leak`: a reader that keeps
+    /// the conversions of earlier snapshots need not write every report out again.
+    public init(_ snapshot: LedgerSnapshot, sequence: Int = 0, leaks leak: (LedgerSnapshot.Leak) -> Leak) {
         self.init(
             sequence: sequence, time: snapshot.time, counters: snapshot.counters,
             owners: snapshot.owners.map(Owner.init), unowned: snapshot.unowned.map(Entry.init),
-            leaks: snapshot.leaks.map(Leak.init), growth: snapshot.growth.map(InspectorGrowthReport.init),
+            leaks: snapshot.leaks.map(leak), growth: snapshot.growth.map(InspectorGrowthReport.init),
             events: snapshot.events.map(Event.init))
     }
 }

@@ -1,0 +1,64 @@
+import TerminalUI
+import Testing
+import Tether
+import TetherInspector
+
+@testable import Lab
+
+/// The lab's feed of the inspector keeps the conversions of unchanged leaks between frames, and
+/// the inspector draws only the rows of a long list that are on screen: neither may show
+/// anything but what converting and drawing everything anew would.
+@MainActor
+@Suite struct InspectorFeedTests {
+    @Test func aFeedConvertsAsTheWireDoesFrameAfterFrame() async throws {
+        let lab = HeadlessLab()
+        let ledger = lab.environment.ledger
+        let feed = InspectorFeed()
+        await lab.run(try KeyScript.parse("m 1 Esc wait:400 1 Esc wait:400"))
+        var snapshot = ledger.snapshot()
+        #expect(snapshot.leaks.count == 2)
+        #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot))
+        // Rotations reach the leaked tasks: their reports count zombie deliveries, so they change.
+        await lab.run(try KeyScript.parse("r r 1 Esc wait:400"))
+        snapshot = ledger.snapshot()
+        #expect(snapshot.leaks.count == 3)
+        #expect(snapshot.leaks.contains { $0.report.survivors.contains { $0.deliveriesAfterEnd > 0 } })
+        #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot))
+        #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot), "and again, all of it kept")
+    }
+
+    func longTree() -> Inspector {
+        let owners = (1...200).map { WireFixtures.owner("Model", $0, entries: 0) }
+        let inspector = Inspector()
+        inspector.update(InspectorSnapshot(owners: owners))
+        return inspector
+    }
+
+    func lines(_ inspector: Inspector, focused: Bool) -> [String] {
+        var buffer = Buffer(size: Size(width: 60, height: 30))
+        inspector.render(
+            into: &buffer, area: buffer.area, style: LabStyle(theme: .standard), focused: focused)
+        return buffer.textLines
+    }
+
+    @Test func aLongListShowsItsHeadAndHowManyMore() {
+        let shown = lines(longTree(), focused: false)
+        #expect(shown.contains { $0.contains("Model#1 alive") })
+        let more = shown.first { $0.contains("more") }
+        let rows = shown.filter { $0.contains(" alive ") }.count
+        #expect(more?.contains("… \(200 - rows) more") == true, "\(shown)")
+    }
+
+    @Test func aFocusedLongListScrollsToItsSelection() {
+        let inspector = longTree()
+        inspector.selectFirstIfNone()
+        inspector.move(by: 149)
+        let shown = lines(inspector, focused: true)
+        #expect(shown.contains { $0.contains("> ") && $0.contains("Model#150 alive") }, "\(shown)")
+        #expect(!shown.contains { $0.contains("Model#1 alive") })
+        inspector.move(by: -3)
+        let after = lines(inspector, focused: true)
+        #expect(after.contains { $0.contains("> ") && $0.contains("Model#147 alive") }, "\(after)")
+        #expect(after.contains { $0.contains("Model#150 alive") }, "scrolled as little as it must")
+    }
+}
