@@ -19,12 +19,9 @@ func runAttach(_ command: AttachCommand) -> Never {
     }
     let path = command.path
     let dump = command.dump
-    DispatchQueue.main.async {
-        MainActor.assumeIsolated {
-            if dump == .json { printFirstSnapshot(of: path) } else { watch(path) }
-        }
+    MainRunLoop.park {
+        if dump == .json { printFirstSnapshot(of: path) } else { watch(path) }
     }
-    while true { RunLoop.main.run() }
 }
 
 /// Prints the first snapshot of the process at `path` as attach's JSON and exits 0; exits 2 if

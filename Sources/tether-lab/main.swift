@@ -10,13 +10,6 @@ import Lab
 import TerminalUI
 import Tether
 
-/// Runs `body` on the main actor, parking the main thread in its run loop until `body` exits
-/// the process with the code it returns.
-func runOnMainActor(_ body: @escaping @MainActor () async -> Int32) -> Never {
-    Task { @MainActor in exit(await body()) }
-    while true { RunLoop.main.run() }
-}
-
 /// Prints `<program>: <problem> (see --help)` on stderr and exits with code 2.
 func fail(_ problem: String, program: String = "tether-lab") -> Never {
     Terminal.printError("\(program): \(problem) (see --help)")
@@ -65,7 +58,7 @@ let environmentVariables = Terminal.environment
 if let cycles = command.soak {
     let modes = (command.soakModes ?? .both).modes
     let checkRSS = !command.noRSSCheck
-    runOnMainActor {
+    MainRunLoop.run {
         let report = await Soak.run(cycles: cycles, scenarios: scenarios, modes: modes, checkRSS: checkRSS)
         for line in report.lines { print(line) }
         return report.passed ? 0 : 1
@@ -97,7 +90,7 @@ if command.headless {
     }
     let theme = Theme.fromEnvironment(environmentVariables)
     let serve = command.serve
-    runOnMainActor {
+    MainRunLoop.run {
         let lab = HeadlessLab(size: size, scenarios: scenarios, theme: theme)
         let server = serve.map { startServing(lab.environment.ledger, at: $0) }
         let stop = server.map { _ in ServingStop() }

@@ -273,20 +273,10 @@ public final class Application {
     }
 
     /// Runs interactively from synchronous top-level code on the main thread and exits the
-    /// process with the run's code.
-    ///
-    /// Parks the main thread in the main run loop, which serves the main dispatch queue
-    /// (so the main actor) on this very thread and sleeps while nothing is due. Not
-    /// `dispatchMain()`: on Linux it ends the main thread and worker threads drain the main
-    /// queue, so ncurses calls would hop threads.
+    /// process with the run's code: the main thread parks in ``MainRunLoop``, so the main actor's
+    /// jobs, and every ncurses call, stay on it.
     public func runMain() -> Never {
-        precondition(Thread.isMainThread, "Application.runMain must be called on the main thread")
-        Task { @MainActor in
-            let code = await self.run()
-            exit(code)
-        }
-        // The main run loop always has the main queue as a source, so this never returns.
-        while true { RunLoop.main.run() }
+        MainRunLoop.run { await self.run() }
     }
 
     // MARK: Run loop hooks
