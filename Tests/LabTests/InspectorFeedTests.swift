@@ -27,6 +27,28 @@ import TetherInspector
         #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot), "and again, all of it kept")
     }
 
+    @Test func aFeedTakesASnapshotOnlyWhenTheLedgerTheLabOrTimeMoved() {
+        let clock = ManualClock()
+        let ledger = Ledger(clock: clock)
+        let feed = InspectorFeed()
+        let inspector = Inspector()
+        func notes() -> [String] { inspector.snapshot.events.compactMap(\.message) }
+        feed.feed(inspector, from: ledger, labChanges: 0)
+        ledger.note("untold")  // no change handler yet: the feed is not told
+        feed.feed(inspector, from: ledger, labChanges: 0)
+        #expect(notes().isEmpty, "nothing the feed knows of moved: the last snapshot stands")
+        feed.feed(inspector, from: ledger, labChanges: 1)
+        #expect(notes() == ["untold"], "the lab changed")
+        let subscription = ledger.onChange { feed.ledgerChanged() }
+        ledger.note("told")
+        feed.feed(inspector, from: ledger, labChanges: 1)
+        #expect(notes() == ["untold", "told"], "the ledger said it changed")
+        clock.advance(by: .seconds(1))
+        feed.feed(inspector, from: ledger, labChanges: 1)
+        #expect(inspector.snapshot.time == .seconds(1), "lab time moved")
+        subscription.cancel()
+    }
+
     func longTree() -> Inspector {
         let owners = (1...200).map { WireFixtures.owner("Model", $0, entries: 0) }
         let inspector = Inspector()

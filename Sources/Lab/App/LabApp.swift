@@ -62,7 +62,9 @@ public final class LabApp {
         registerGlobalKeys()
         installFrame()
         application.stack.onTeardown = { [weak self] event in self?.noteTeardown(event) }
-        ledgerSubscription = environment.ledger.onChange { [weak application] in application?.requestRedraw()
+        ledgerSubscription = environment.ledger.onChange { [weak application, inspectorFeed] in
+            inspectorFeed.ledgerChanged()
+            application?.requestRedraw()
         }
         environment.onChange = { [weak self] in
             guard let self else { return }
@@ -117,7 +119,7 @@ public final class LabApp {
     /// Gives the inspector the ledger as it is now. Each frame that draws the panel does; a hidden
     /// panel is not drawn, so showing it feeds it first, before anything picks a row from it.
     private func feedInspector() {
-        inspector.update(inspectorFeed.convert(environment.ledger.snapshot()))
+        inspectorFeed.feed(inspector, from: environment.ledger, labChanges: changeCount)
     }
 
     /// Whether the inspector has the keys.

@@ -1,16 +1,48 @@
+import Synchronization
 import Tether
 import TetherInspector
 
-/// Turns the lab's ledger snapshots into the inspector's model, frame after frame, converting
-/// only the leaks that changed since the last one.
+/// Feeds the lab's inspector its ledger, frame after frame: a new snapshot only when something it
+/// shows may have changed, and of that snapshot, only the leaks that changed converted anew.
 ///
-/// A leak's wire form carries its whole report, trace text included, and a leak stays in every
-/// snapshot from its verdict on: converted anew each frame, a lab that piled up leaks would
-/// spend each frame writing out every report it ever made. A report changes only while its
-/// survivors deliver (zombie deliveries), so the conversion of an unchanged leak is kept.
-/// Main-actor isolated, as the lab is; lives as long as it.
+/// A frame in which neither the ledger, nor the lab's screens, nor lab time moved shows the
+/// inspector as the last one did, so it takes no snapshot (a snapshot copies every owner and
+/// leak out of the ledger). A leak's wire form carries its whole report, trace text included,
+/// and a leak stays in every snapshot from its verdict on: converted anew each frame, a lab that
+/// piled up leaks would spend each frame writing out every report it ever made. A report changes
+/// only while its survivors deliver (zombie deliveries), so the conversion of an unchanged leak
+/// is kept. Main-actor isolated, as the lab is, but for ``ledgerChanged()``; lives as long as it.
 @MainActor
 final class InspectorFeed {
+    /// How many times the ledger said it changed.
+    private nonisolated let ledgerChanges = Atomic<Int>(0)
+    /// What the last feed saw.
+    private var lastFed: Mark?
+
+    private struct Mark: Equatable {
+        var ledgerChanges: Int
+        var labChanges: Int
+        var time: Duration
+    }
+
+    /// Notes that the ledger changed: its change handler calls this, on whatever thread changed it.
+    nonisolated func ledgerChanged() {
+        ledgerChanges.add(1, ordering: .relaxed)
+    }
+
+    /// Feeds `inspector` the ledger as it is now, unless nothing it shows can have changed since
+    /// the last feed: the ledger (``ledgerChanged()``), the lab's screens (`labChanges`, a count
+    /// that moves with them) or lab time.
+    func feed(_ inspector: Inspector, from ledger: Ledger, labChanges: Int) {
+        // Read before the snapshot: a change after it is told again, and fed next time.
+        let mark = Mark(
+            ledgerChanges: ledgerChanges.load(ordering: .relaxed), labChanges: labChanges,
+            time: ledger.clock.now)
+        guard mark != lastFed else { return }
+        lastFed = mark
+        inspector.update(convert(ledger.snapshot()))
+    }
+
     private typealias Conversion = (source: LedgerSnapshot.Leak, converted: InspectorSnapshot.Leak)
     /// The last snapshot's leaks and their conversions, in its order.
     private var leaks: [Conversion] = []
