@@ -67,6 +67,11 @@ public final class PseudoTerminal {
             &actions, 0, slavePath, O_RDWR | (controllingTerminal ? 0 : O_NOCTTY), 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        // The program holds no other descriptor of the test: sockets are not close-on-exec on
+        // Linux, and one a test closes must end its connection while the program runs.
+        #if canImport(Glibc)
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // POSIX_SPAWN_SETSID: a new session, so opening the slave makes it the controlling tty; or
@@ -80,8 +85,11 @@ public final class PseudoTerminal {
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setpgroup(&attributes, 0)
         let session = controllingTerminal ? PseudoTerminal.spawnNewSession : Int32(POSIX_SPAWN_SETPGROUP)
-        posix_spawnattr_setflags(
-            &attributes, Int16(session | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
+        var flags = session | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)  // as the closefrom action above does on Linux
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -311,6 +319,17 @@ extension PseudoTerminal {
     fileprivate static let spawnNewSession = Int32(POSIX_SPAWN_SETSID)
     #else
     fileprivate static let spawnNewSession: Int32 = 0x80
+    #endif
+
+    #if canImport(Glibc)
+    fileprivate typealias AddCloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), a GNU extension
+    /// Swift's Glibc leaves out: looked up by name, nil on an older glibc.
+    fileprivate static let addCloseFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: AddCloseFrom.self)
+    }
     #endif
 
     /// Opens a new pseudo-terminal: its master side, unlocked, and the path of its slave side.
