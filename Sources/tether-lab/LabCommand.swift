@@ -11,7 +11,7 @@ struct LabCommand: ParsableCommand {
         abstract: "Tether Lab: watch subscriptions, tasks and observers live and die with their screens.",
         discussion: """
             Without options the lab opens on the terminal (standard input and output must be a \
-            terminal). Keys: 1-7 or ↑/↓ and Enter present a scenario, r rotates, m switches \
+            terminal). Keys: 1-8 or ↑/↓ and Enter present a scenario, r rotates, m switches \
             bound/leaky for the next sheet, i toggles the inspector, Tab gives it the keys (↑/↓ \
             select a leak, Enter opens its report), Esc dismisses, ? opens help, q quits; Ctrl-Z \
             stops the lab and gives the terminal back to the shell, fg brings it back.

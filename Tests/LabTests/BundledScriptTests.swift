@@ -37,7 +37,7 @@ import Testing
         #expect(
             owners == [
                 "OrientationViewModel", "LiveDataViewModel", "ForwarderViewModel", "AsyncSinkViewModel",
-                "ObservedViewModel", "LifecycleViewModel",
+                "ObservedViewModel", "LifecycleViewModel", "ObservationViewModel",
             ])
         #expect(lab.dump().growth.map(\.owner) == ["AppSession#1"])
         #expect(lab.dump().growth.map(\.live) == [3])

@@ -12,7 +12,7 @@ import Tether
     static func keys(count: Int, seed: UInt64, allowModeSwitch: Bool) -> [KeyStep] {
         var rng = SeededGenerator(seed: seed)
         var pool: [KeyStep] = [
-            "1", "2", "3", "4", "5", "6", "7", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
+            "1", "2", "3", "4", "5", "6", "7", "8", "r", "i", "?", "Esc", "Up", "Down", "j", "k", "Enter",
             "Tab", "Space", "Left", "Right", "PageDown", "Home", "x", "0", "Backspace", "F1",
             // The scenarios' own keys: lifecycle's cover, asyncSink's policy, Observed's handles.
             "n", "p", "b", "u", "d", "o", "c",

@@ -24,6 +24,10 @@ import TetherLint
                 + "and self?.tick() holds the view model while it loops"
         ),
         "Accumulation": ([.foreignBag], "the subscription goes into the session's bag"),
+        "Observation": (
+            [.unstoredTask, .strongSelfLoop],
+            "the loop's task is never stored, and guard let self holds the view model for the whole loop"
+        ),
     ]
 
     static let scenarios = packageRoot + "/Sources/Lab/Scenarios"

@@ -19,7 +19,7 @@ public struct KeyMap: Sendable, Equatable {
 
     /// One line of the key map.
     public struct Binding: Sendable, Equatable {
-        /// The key as shown (`r`, `Esc`, `1-7`).
+        /// The key as shown (`r`, `Esc`, `1-8`).
         public var key: String
         public var context: Context
         /// The footer's word for it.

@@ -1,13 +1,15 @@
 import Foundation
+import Observation
 import Tether
 
 /// The simulated device: its orientation, and the ways the lab hears about a rotation — a
 /// notification (as `UIDevice.orientationDidChangeNotification`), a publisher, a `LiveData`,
-/// and the current value.
+/// and the current value, which is `@Observable` (watched with `Observations { device.orientation }`).
 ///
 /// Lives as long as the lab. Main-actor isolated: rotations happen on the lab's thread and are
-/// delivered synchronously to notification observers and subscribers before `rotate()` returns.
-@MainActor
+/// delivered synchronously to notification observers and subscribers before `rotate()` returns;
+/// an `Observations` loop hears them at its next turn on the main actor.
+@MainActor @Observable
 public final class Device {
     /// Posted on ``notificationCenter`` after each rotation; no user info.
     public static let orientationDidChange = Notification.Name("TetherLab.orientationDidChange")

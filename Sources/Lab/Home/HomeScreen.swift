@@ -61,11 +61,12 @@ final class HomeScreen: Screen {
                         : ": something outlives it (m for bound)."),
             ]),
         ]
-        // The list comes first: with little room the spacer goes, then the intro's first line.
+        // The list comes first: with little room the spacer goes, then the intro's first line, then
+        // the mode's line (the header shows the mode too).
         var introHeight = Paragraph.height(of: intro, width: inner.width)
         var spacer = 1
         if introHeight + spacer + scenarios.count > inner.height { spacer = 0 }
-        if introHeight + spacer + scenarios.count > inner.height, intro.count > 1 {
+        while introHeight + spacer + scenarios.count > inner.height, !intro.isEmpty {
             intro.removeFirst()
             introHeight = Paragraph.height(of: intro, width: inner.width)
         }

@@ -13,9 +13,9 @@ import Tether
 /// A plain value: `Sendable`.
 public struct Scenario: Sendable {
     /// The screen id in dumps and the stack: `orientation`, `livedata`, `fuse`, `asyncsink`,
-    /// `observed`, `lifecycle`, `accumulation`.
+    /// `observed`, `lifecycle`, `accumulation`, `observation`.
     public let id: String
-    /// The digit that presents it from home (1…7).
+    /// The digit that presents it from home (1…8).
     public let number: Int
     public let title: String
     /// One line for the home list.

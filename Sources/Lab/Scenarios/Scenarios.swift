@@ -1,6 +1,6 @@
 /// The lab's scenarios, in the order home lists them (their digits).
 public enum Scenarios {
     public static let all: [Scenario] = [
-        .orientation, .liveData, .fuse, .asyncSink, .observed, .lifecycle, .accumulation,
+        .orientation, .liveData, .fuse, .asyncSink, .observed, .lifecycle, .accumulation, .observation,
     ]
 }
