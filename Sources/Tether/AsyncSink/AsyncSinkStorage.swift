@@ -33,12 +33,15 @@ final class AsyncSinkStorage: Sendable {
     /// runs with it current, wherever its value was sent from.
     let ledger: Ledger
     private let site: CallSite
+    /// Each body's task's name: the sink's call site (its bodies have no owner), spelled once.
+    let taskName: TaskName
 
     init(overlap: AsyncSinkOverlap, priority: TaskPriority?, ledger: Ledger, site: CallSite) {
         state = Mutex(AsyncSinkStateMachine(overlap: overlap))
         self.priority = priority
         self.ledger = ledger
         self.site = site
+        taskName = TaskName(site: site)
     }
 
     /// How many bodies are running.

@@ -62,7 +62,7 @@ final class AsyncSinkValueBody<Value: Sendable>: AsyncSinkBody {
     /// task-local to push). The task is made on the thread that sent the value, whose ledger may be
     /// another: the body runs with the subscription's current, so that what it makes records there.
     func start(id: UInt64, entry: LedgerEntry?, in storage: AsyncSinkStorage) {
-        let task = Task(priority: storage.priority) {
+        let task = Task(name: storage.taskName.text, priority: storage.priority) {
             if await self.slot.gate.pass(), !Task.isCancelled {
                 await Ledger.$current.withValue(storage.ledger) {
                     await LedgerEntry.binding(entry) { await self.receiveValue(self.value) }

@@ -39,6 +39,20 @@ extension Ledger {
         return entry
     }
 
+    /// Opens a `task` entry, as ``open(_:owner:site:bound:)``, and names its task: its owner's id
+    /// and the site's name, both read in the same lock (the site's spelled once, by the site
+    /// table). With the ledger off there is no entry, and the task is named by its site alone.
+    func openTask(owner: OwnerRecord?, site: CallSite, bound: Bool) -> (entry: LedgerEntry?, name: TaskName) {
+        guard isEnabled else { return (nil, TaskName(site: site)) }
+        let now = clock.now
+        let (entry, ownerID, siteName) = state.withLock { state in
+            let entry = state.open(.task, owner: owner, site: site, bound: bound, at: now, ledger: self)
+            return (entry, owner.map { state.id(of: $0) }, state.sites.name(of: entry.siteIndex))
+        }
+        changed()
+        return (entry, TaskName(owner: ownerID, site: siteName))
+    }
+
     /// Removes an entry that has ended (called once per entry, by ``LedgerEntry/end(_:)``). The
     /// last entry of a leaked owner released meanwhile can resolve its leak, and so uncover the
     /// leak of a descendant: it is reported here.

@@ -1,7 +1,10 @@
 /// Every call site the ledger has recorded, once; entries and events keep an index into it. It
-/// grows with the call sites a program has, not with what it records.
+/// grows with the call sites a program has, not with what it records. Each site's
+/// `File.swift:LINE` is spelled once, when the site is added: what a task started there is named
+/// with (``TaskName``).
 struct SiteTable {
     private var sites: [CallSite] = []
+    private var names: [String] = []
     private var indices: [Key: SiteIndex] = [:]
     /// Sites looked up lately, by a cheap hash of their key: most lookups end here, without
     /// hashing the key for the dictionary (a program records from few sites at a time).
@@ -28,6 +31,9 @@ struct SiteTable {
 
     subscript(index: SiteIndex) -> CallSite { sites[Int(index.rawValue)] }
 
+    /// The site at `index` as `File.swift:LINE`, spelled when it was added.
+    func name(of index: SiteIndex) -> String { names[Int(index.rawValue)] }
+
     /// The index of `site`, adding it the first time.
     mutating func index(of site: CallSite) -> SiteIndex {
         let key = Key(site)
@@ -39,6 +45,7 @@ struct SiteTable {
         } else {
             index = SiteIndex(rawValue: UInt32(sites.count))
             sites.append(site)
+            names.append(site.description)
             indices[key] = index
         }
         recent[slot] = (key, index)

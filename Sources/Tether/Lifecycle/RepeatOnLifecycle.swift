@@ -16,11 +16,18 @@ extension Lifecycle {
     ///
     /// - Parameters:
     ///   - state: The state from which `block` runs: `created`, `started` or `resumed`.
+    ///   - fileID: The file of the call site each run's task is named with; leave it to its default.
+    ///   - line: The line of that call site; leave it to its default.
     ///   - block: The work; it should end promptly when cancelled.
     ///
-    /// Thread-safe. `block` runs in a task that inherits the caller's priority and task locals.
-    public func repeatOnLifecycle(_ state: State, _ block: @escaping @Sendable () async -> Void) async {
+    /// Thread-safe. `block` runs in a task that inherits the caller's priority and task locals, named
+    /// by this call site (`Task.name`).
+    public func repeatOnLifecycle(
+        _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
+        _ block: @escaping @Sendable () async -> Void
+    ) async {
         precondition(state > .initialized, "repeatOnLifecycle needs created, started or resumed")
+        let name = TaskName(site: CallSite(fileID: fileID, line: line))
         let (states, continuation) = AsyncStream.makeStream(of: State.self)
         let token = observe(receiveCurrent: true) { reached in
             continuation.yield(reached)
@@ -33,7 +40,7 @@ extension Lifecycle {
             if reached >= state, !running {
                 running = true
                 let previous = current
-                current = Task {
+                current = Task(name: name.text) {
                     await previous?.value
                     guard !Task.isCancelled else { return }
                     await block()

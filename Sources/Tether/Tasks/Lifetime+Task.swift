@@ -35,15 +35,15 @@ extension Lifetime {
         priority: TaskPriority?, site: CallSite, _ operation: sending Operation,
         run: @escaping @Sendable (Operation, LedgerEntry?) async -> EndReason
     ) -> Task<Void, Never> {
-        let entry = ledger.open(.task, owner: ownerRecord, site: site, bound: true)
+        let (entry, name) = ledger.openTask(owner: ownerRecord, site: site, bound: true)
         // The lifetime may end before the task exists: the handle remembers a cancel that came first.
         let handle = TaskHandle()
         guard let token = insert(.call { handle.cancel() }, entry: nil) else {
             // Ended already: the body never runs.
             entry?.end(.cancelled)
-            return Task(priority: priority) {}
+            return Task(name: name.text, priority: priority) {}
         }
-        let task = Task(priority: priority) { [weak self] in
+        let task = Task(name: name.text, priority: priority) { [weak self] in
             var reason = EndReason.cancelled
             // Not before the handle has the task, where the lifetime's end reaches it; cancelled
             // before it began (the lifetime ended meanwhile), the body does not start.

@@ -20,9 +20,9 @@ extension Task where Success == Void, Failure == Never {
         line: UInt = #line,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
-        let entry = lifetime.ledger.open(
-            .task, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
-        return Task(priority: priority) {
+        let (entry, name) = lifetime.ledger.openTask(
+            owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
+        return Task(name: name.text, priority: priority) {
             await LedgerEntry.binding(entry) { await operation() }
             entry?.end(.ended)
         }
