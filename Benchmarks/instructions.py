@@ -41,6 +41,10 @@ CASES = [
     ("LiveData publish to 100 held weakly", "livedata-weak", [], 200, ["raw", "ledger-on", "ledger-off"]),
     ("@Observed set, 10 .did observers", "observed", [], 200, ["raw", "ledger-on", "ledger-off"]),
     ("asyncSink, per value", "asyncsink", [], 1_000, ["raw", "ledger-on"]),
+    ("bind and end with a task: a bare Task, named, then Tether's", "task-names", [], 2_000,
+     ["unnamed", "named", "tether"]),
+    ("a loop per element: for await in a stored Task, forEach(boundTo:)", "foreach", [], 10_000,
+     ["raw", "ledger-on"]),
 ]
 
 

@@ -12,6 +12,8 @@
 //     tether-bench-profile interleaved-observers ledger-on|ledger-off [rounds]   (its LiveData and @Observed pairs)
 //     tether-bench-profile interleaved-lifetimes ledger-on|ledger-off [rounds]   (bind and end; served, reported)
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
+//     tether-bench-profile task-names unnamed|named|tether [count]   (a task's name, see TaskNames.swift)
+//     tether-bench-profile foreach raw|ledger-on [count]   (a loop per element, see ForEach.swift)
 //     tether-bench-profile machine   (what an atomic add and a clock read cost on this CPU)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -111,6 +113,10 @@ case "task-exit":
         owner.bag.dispose()
         while exited.value == before { usleep(20) }  // sleeps, so valgrind runs the task
     }
+case "task-names":
+    profileTaskNames(mode: arguments[2], count: count)
+case "foreach":
+    profileForEach(mode: arguments[2], count: count)
 case "frame":
     // The Frames suite's frames (Frames.swift says which mode replays what).
     MainActor.assumeIsolated { profileFrames(mode: arguments[2], count: count) }

@@ -8,6 +8,9 @@ import Tether
 // costs.
 
 let benchmarks: @Sendable () -> Void = {
+    taskNameBenchmarks()
+    forEachBenchmarks()
+
     // MARK: Task.cancel() → the task's `for await` loop exits
 
     // One sample = one task: started and parked in `for await` over a stream that never ends
