@@ -128,11 +128,11 @@ private final class Visit: Sendable {
         let capacity = LedgerGrowth.scopeCapacity
         visit("first", leaky: true)
         for index in 0..<capacity { visit("request \(index)", leaky: index.isMultiple(of: 2)) }
-        let scopes = fixture.ledger.state.withLock { Set($0.growth.trackers.keys) }
+        let scopes = fixture.ledger.state.withLock { Set($0.growth.scopes.keys) }
         #expect(scopes.count == 1 + capacity / 2, "the bound requests' scopes follow nothing")
         #expect(scopes.contains("first") && !scopes.contains("request 1"))
         for index in capacity..<(2 * capacity + 10) { visit("request \(index)", leaky: true) }
-        let kept = fixture.ledger.state.withLock { Set($0.growth.trackers.keys) }
+        let kept = fixture.ledger.state.withLock { Set($0.growth.scopes.keys) }
         #expect(kept.count == capacity)
         #expect(kept.contains("request \(2 * capacity + 9)"))
         #expect(!kept.contains("first") && !kept.contains("request 0"), "moved longest ago")

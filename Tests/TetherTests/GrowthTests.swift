@@ -229,7 +229,7 @@ private final class Plain {}
         let session = fixture.run { Session() }
         for _ in 0..<5 { updates.sink { _ in }.store(in: session.bag) }
         #expect(fixture.ledger.snapshot().growth.isEmpty, "no checkpoint, no growth")
-        #expect(fixture.ledger.state.withLock { $0.growth.trackers.isEmpty })
+        #expect(fixture.ledger.state.withLock { $0.growth.scopes.isEmpty && $0.growth.touched.isEmpty })
     }
 
     // MARK: Reports

@@ -1,16 +1,22 @@
 extension Ledger {
     /// Marks the end of one repetition of `scope` — a screen dismissed, a request served — and
     /// looks for growth: the live entries of each live owner are counted by call site and kind,
-    /// and a site whose count rose in each of the scope's last ``growthRepetitions`` repetitions
-    /// is growing.
+    /// and a site that *rose* in each of the scope's last ``growthRepetitions`` repetitions is
+    /// growing.
+    ///
+    /// A site rose in a repetition when none of what it held as the repetition began went meanwhile
+    /// (its fewest entries at once, its *floor*, held) and it ends the repetition holding more
+    /// than it ever held at once before. A leak does both, one more each time; a busy owner whose
+    /// entries come and go does neither for long — its floor falls as they end, and its count
+    /// stays under the peak it reached — so it is not growth however its count moves.
     ///
     /// A repetition is what happened since the checkpoint before, whatever that one's scope: the
     /// first compares with the ledger's start, where nothing was live. Repetitions of one scope
     /// are compared with each other however many of other scopes come between them; those
     /// neither count nor interrupt. A screen stack passes the dismissed screen's id, so that
     /// visiting other screens between two visits of one screen hides nothing. A growing site is
-    /// listed in ``LedgerSnapshot/growth`` until the first repetition of its scope in which its
-    /// count did not rise, and reported once to ``onGrowth(_:)`` handlers when it starts growing.
+    /// listed in ``LedgerSnapshot/growth`` until the first repetition of its scope in which it
+    /// did not rise, and reported once to ``onGrowth(_:)`` handlers when it starts growing.
     /// Entries of owners that ended are never growth: their leak verdict judges them.
     ///
     /// ```swift
@@ -19,8 +25,9 @@ extension Ledger {
     /// }
     /// ```
     ///
-    /// Costs one pass over the live entries, under the ledger's lock; recording costs nothing
-    /// more in a program that never calls it. Handlers run on the calling thread, after unlocking.
+    /// The ledger keeps each site's count as entries open and close, so a checkpoint reads the
+    /// sites touched since the one before (every owner's, at the first), under the ledger's lock,
+    /// and never walks the entries. Handlers run on the calling thread, after unlocking.
     ///
     /// - Parameter scope: What repeats: a screen's id, a kind of request. ``GrowthReport/defaultScope``
     ///   by default.

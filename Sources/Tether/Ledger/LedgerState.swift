@@ -9,6 +9,8 @@ struct LedgerState {
         let record: OwnerRecord
         var state = OwnerState()
         var entries = EntryBooks()
+        /// Its live entries counted by call site and kind, for growth.
+        var sites = SiteCounts()
         /// When its lifetime ended, on the ledger's clock.
         var endedAt: Duration?
 
@@ -40,7 +42,7 @@ struct LedgerState {
     var endsInProgress = 0
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
-    /// Growth found at checkpoints (``Ledger/checkpoint(scope:)``); untouched by recording.
+    /// Growth found at checkpoints (``Ledger/checkpoint(scope:)``).
     var growth = LedgerGrowth()
     var ownerNames = OwnerNames()
     /// One sequence for owners, entries, handlers and leak reports: keys are unique and follow the
@@ -110,6 +112,7 @@ struct LedgerState {
         let book = EntryBook(entry: entry)
         if let owner, let index = owners.slot(of: owner) {
             owners.change(slot: index) { $0.entries.insert(book) }
+            countEntry(kind, at: entry.siteIndex, by: 1, ownerAt: index)
             apply(.entryOpened, toOwnerAt: index, at: now)
         } else {
             unowned[key] = book
@@ -143,6 +146,7 @@ struct LedgerState {
             time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: endSubject(entry, reason),
             entryKind: entry.kind, site: entry.siteIndex)
         guard owned, let index else { return true }
+        countEntry(entry.kind, at: entry.siteIndex, by: -1, ownerAt: index)
         return apply(.entryClosed, toOwnerAt: index, at: now)
     }
 

@@ -40,6 +40,14 @@ struct OwnerTable {
         change(&slots[slot]!)
     }
 
+    /// Changes every book in place.
+    mutating func forEachBook(_ body: (inout LedgerState.OwnerBook) -> Void) {
+        for slot in slots.indices where slots[slot] != nil { body(&slots[slot]!) }
+    }
+
+    /// The handle of the owner in `slot`, which holds one.
+    func handle(at slot: Int) -> OwnerHandle { slots[slot]!.record.handle }
+
     /// Forgets the owner in `slot`, which holds one; its slot is free for the next.
     @discardableResult
     mutating func remove(at slot: Int) -> LedgerState.OwnerBook {
