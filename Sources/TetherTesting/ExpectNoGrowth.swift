@@ -5,10 +5,16 @@ import Tether
 /// entries under one live owner rose in every run: a binding that a long-lived object collects
 /// each time, which no leak verdict sees because that object never ends.
 ///
-/// `body` runs with `ledger` as `Ledger.current` (by default, the current one), and the ledger is
-/// checkpointed (``Ledger/checkpoint(scope:)``, in a scope of its own) after each run. A site grew in a run when it had more
-/// live entries after it than before it; the first run compares with the ledger as it was when
-/// the helper was called. Each issue's comment is the site's ``GrowthReport``, its counts those
+/// Only what `body` made counts: the entries it opened — in its task and in the tasks it starts —
+/// and are still live after a run, under whichever owner holds them (the long-lived object it
+/// grows into may well be made outside `body`). Other tests binding in the same ledger meanwhile,
+/// and whatever was live before, are not judged. The helper takes no checkpoint: the ledger's
+/// scopes, its growth and its ``Ledger/onGrowth(_:)`` watchers see nothing of it. Work `body`
+/// hands to no task of its own (`Task.detached`, a Dispatch queue, a thread) is not seen.
+///
+/// `body` runs with `ledger` as `Ledger.current` (by default, the current one). A site grew in a
+/// run when more of what `body` made was live there after it than before it; the first run
+/// compares with nothing. Each issue's comment is the site's ``GrowthReport``, its counts those
 /// after each run.
 ///
 /// ```swift
@@ -30,15 +36,15 @@ public func expectNoGrowth(
     _ body: () async throws -> Void
 ) async rethrows {
     let ledger = ledger ?? Ledger.current
-    var before = LiveSites(ledger.snapshot())
+    let probe = GrowthProbe(ledger: ledger)
+    var before: [GrowthProbe.Site: Int] = [:]
     // The sites that grew in every run so far, with their counts after each run.
-    var growing: [LiveSites.Site: [Int]] = [:]
+    var growing: [GrowthProbe.Site: [Int]] = [:]
     for run in 0..<max(1, repetitions) {
-        try await Ledger.$current.withValue(ledger) { try await body() }
-        ledger.checkpoint(scope: "expectNoGrowth")
-        let after = LiveSites(ledger.snapshot())
-        var stillGrowing: [LiveSites.Site: [Int]] = [:]
-        for (site, count) in after.counts where count > before.counts[site, default: 0] {
+        try await probe.run { try await Ledger.$current.withValue(ledger) { try await body() } }
+        let after = probe.liveSites()
+        var stillGrowing: [GrowthProbe.Site: [Int]] = [:]
+        for (site, count) in after where count > before[site, default: 0] {
             if run == 0 {
                 stillGrowing[site] = [count]
             } else if let counts = growing[site] {
@@ -50,34 +56,8 @@ public func expectNoGrowth(
     }
     for (site, counts) in growing.sorted(by: { $0.key < $1.key }) {
         let report = GrowthReport(
-            owner: site.owner, ownerSite: before.ownerSites[site.owner] ?? site.site, kind: site.kind,
-            site: site.site, counts: counts, live: counts.last ?? 0)
+            owner: site.owner, ownerSite: site.ownerSite, kind: site.kind, site: site.site, counts: counts,
+            live: counts.last ?? 0)
         Issue.record(Comment(rawValue: report.description), sourceLocation: sourceLocation)
-    }
-}
-
-/// The live entries of a snapshot's live owners, counted by owner, kind and call site.
-private struct LiveSites {
-    struct Site: Hashable, Comparable {
-        let owner: OwnerID
-        let kind: EntryKind
-        let site: CallSite
-
-        static func < (lhs: Site, rhs: Site) -> Bool {
-            (lhs.owner, lhs.site.description, lhs.kind.rawValue)
-                < (rhs.owner, rhs.site.description, rhs.kind.rawValue)
-        }
-    }
-
-    var counts: [Site: Int] = [:]
-    var ownerSites: [OwnerID: CallSite] = [:]
-
-    init(_ snapshot: LedgerSnapshot) {
-        for owner in snapshot.owners where owner.state == .alive {
-            ownerSites[owner.id] = owner.site
-            for entry in owner.entries {
-                counts[Site(owner: owner.id, kind: entry.kind, site: entry.site), default: 0] += 1
-            }
-        }
     }
 }

@@ -43,7 +43,63 @@ private final class SheetModel: Sendable {
                     && $0.rawValue.contains("1 → 2 → 3")
             }
         }
-        #expect(ledger.snapshot().growth.count == 1, "the helper checkpointed after each run")
+        #expect(ledger.snapshot().growth.isEmpty, "the helper takes no checkpoint")
+    }
+
+    /// The helper's runs are no repetitions of anyone's: a scope whose repetitions surround it
+    /// grows as if it had not run, and the ledger's watchers hear only that scope.
+    @Test func itFiresNoWatcherAndDisturbsNoScope() async {
+        let ledger = Ledger(clock: ManualClock())
+        let heard = Recorder<String>()
+        let watch = ledger.onGrowth { heard.record("\($0.scope) \($0.counts)") }
+        let session = Ledger.$current.withValue(ledger) { Session() }
+        let updates = PassthroughSubject<Int, Never>()
+        func visitSettings() {
+            Ledger.$current.withValue(ledger) {
+                _ = SheetModel(session: session, updates: updates, leaky: true)
+            }
+            ledger.checkpoint(scope: "settings")
+        }
+        visitSettings()
+        visitSettings()
+        await withKnownIssue {
+            await expectNoGrowth(ledger: ledger) {
+                updates.sink { _ in }.store(in: session.bag)
+            }
+        }
+        visitSettings()
+        #expect(heard.events == ["settings [1, 2, 3]"])
+        #expect(ledger.snapshot().growth.map(\.scope) == ["settings"])
+        watch.cancel()
+    }
+
+    /// What other code binds at the same site of the same owner while the body runs — another
+    /// test's task on the same ledger, one more each run — is not the body's.
+    @Test func whatAnotherTaskBindsMeanwhileIsNotTheBodys() async {
+        let ledger = Ledger(clock: ManualClock())
+        let session = Ledger.$current.withValue(ledger) { Session() }
+        let updates = PassthroughSubject<Int, Never>()
+        let (requests, request) = AsyncStream<Void>.makeStream()
+        let (replies, reply) = AsyncStream<Void>.makeStream()
+        let bystander = Task {
+            let updates = PassthroughSubject<Int, Never>()  // its own: a subject is not Sendable
+            for await _ in requests {
+                Ledger.$current.withValue(ledger) {
+                    _ = SheetModel(session: session, updates: updates, leaky: true)
+                }
+                reply.yield()
+            }
+        }
+        var replied = replies.makeAsyncIterator()
+        await expectNoGrowth(ledger: ledger) {
+            let sheet = SheetModel(session: session, updates: updates, leaky: false)
+            request.yield()
+            _ = await replied.next()  // the bystander grew the session during this run
+            sheet.bag.dispose()
+        }
+        #expect(ledger.counters.subscriptions == 3, "the bystander's, one a run")
+        request.finish()
+        await bystander.value
     }
 
     @Test func theBodyRunsOnTheCurrentLedgerByDefaultAndComparesWithItsStateBefore() async {

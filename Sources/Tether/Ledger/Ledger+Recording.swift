@@ -35,6 +35,7 @@ extension Ledger {
         let entry = state.withLock {
             $0.open(kind, owner: owner, site: site, bound: bound, at: now, ledger: self)
         }
+        probe(entry)
         changed()
         return entry
     }
@@ -49,8 +50,17 @@ extension Ledger {
             let entry = state.open(.task, owner: owner, site: site, bound: bound, at: now, ledger: self)
             return (entry, owner.map { state.id(of: $0) }, state.sites.name(of: entry.siteIndex))
         }
+        probe(entry)
         changed()
         return (entry, TaskName(owner: ownerID, site: siteName))
+    }
+
+    /// Hands an entry just opened to the ``GrowthProbe`` of the current task, if one runs on this
+    /// ledger: one load otherwise.
+    private func probe(_ entry: LedgerEntry) {
+        guard probes.load(ordering: .relaxed) > 0, let probe = GrowthProbe.current, probe.ledger === self
+        else { return }
+        probe.record(entry)
     }
 
     /// Removes an entry that has ended (called once per entry, by ``LedgerEntry/end(_:)``). The

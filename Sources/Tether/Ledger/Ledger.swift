@@ -49,6 +49,8 @@ public final class Ledger: Sendable {
     private let listenerCount = Atomic<Int>(0)
     /// Set by a change, cleared by a snapshot: handlers hear of changes once between snapshots.
     private let changePending = Atomic<Bool>(false)
+    /// How many ``GrowthProbe``s run on this ledger: an entry opened costs one load otherwise.
+    let probes = Atomic<Int>(0)
 
     /// Creates a ledger.
     ///

@@ -135,4 +135,10 @@ final class LedgerEntry: Sendable {
         let current = status.load(ordering: .acquiring)
         return current == .paused || current == .endedPaused
     }
+
+    /// Whether it has ended (the ledger may not have closed it yet).
+    var hasEnded: Bool {
+        let current = status.load(ordering: .acquiring)
+        return current == .ended || current == .endedPaused
+    }
 }
