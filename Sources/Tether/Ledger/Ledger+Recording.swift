@@ -30,29 +30,34 @@ extension Ledger {
     /// Opens an entry; nil when the ledger is off. `owner` is a record this ledger made (its
     /// lifetime's): the ledger spells out its id.
     func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
-        guard isEnabled else { return nil }
-        let now = clock.now
-        let entry = state.withLock {
-            $0.open(kind, owner: owner, site: site, bound: bound, at: now, ledger: self)
-        }
-        probe(entry)
-        changed()
-        return entry
+        open(kind, owner: owner, site: site, bound: bound) { _, _ in () }?.entry
     }
 
     /// Opens a `task` entry, as ``open(_:owner:site:bound:)``, and names its task: its owner's id
     /// and the site's name, both read in the same lock (the site's spelled once, by the site
     /// table). With the ledger off there is no entry, and the task is named by its site alone.
     func openTask(owner: OwnerRecord?, site: CallSite, bound: Bool) -> (entry: LedgerEntry?, name: TaskName) {
-        guard isEnabled else { return (nil, TaskName(site: site)) }
-        let now = clock.now
-        let (entry, ownerID, siteName) = state.withLock { state in
-            let entry = state.open(.task, owner: owner, site: site, bound: bound, at: now, ledger: self)
-            return (entry, owner.map { state.id(of: $0) }, state.sites.name(of: entry.siteIndex))
+        let opened = open(.task, owner: owner, site: site, bound: bound) { state, entry in
+            TaskName(owner: owner.map { state.id(of: $0) }, site: state.sites.name(of: entry.siteIndex))
         }
-        probe(entry)
+        return opened.map { ($0.entry, $0.read) } ?? (nil, TaskName(site: site))
+    }
+
+    /// Opens an entry and reads what else its caller needs of the state in the same lock; nil
+    /// when the ledger is off.
+    private func open<Read>(
+        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool,
+        reading read: (inout LedgerState, LedgerEntry) -> Read
+    ) -> (entry: LedgerEntry, read: Read)? {
+        guard isEnabled else { return nil }
+        let now = clock.now
+        let opened = state.withLock { state in
+            let entry = state.open(kind, owner: owner, site: site, bound: bound, at: now, ledger: self)
+            return (entry, read(&state, entry))
+        }
+        probe(opened.0)
         changed()
-        return (entry, TaskName(owner: ownerID, site: siteName))
+        return opened
     }
 
     /// Hands an entry just opened to the ``GrowthProbe`` of the current task, if one runs on this

@@ -65,18 +65,12 @@ struct SiteCounts {
     /// Opens (`delta` 1) or closes (-1) one entry of `kind` at `site` in `window`. True at the
     /// site's first change in the window, its first ever among them.
     mutating func change(site: UInt32, kind: EntryKind, by delta: Int32, in window: Int) -> Bool {
-        if first?.site == site, first?.kind == kind { return first!.change(by: delta, in: window) }
-        guard first != nil else {
-            first = SiteCount(site: site, kind: kind, window: window)
-            _ = first!.change(by: delta, in: window)
-            return true
-        }
-        if let index = rest.firstIndex(where: { $0.site == site && $0.kind == kind }) {
-            return rest[index].change(by: delta, in: window)
+        if let isFirst = withCount(site: site, kind: kind, { $0.change(by: delta, in: window) }) {
+            return isFirst
         }
         var new = SiteCount(site: site, kind: kind, window: window)
         _ = new.change(by: delta, in: window)
-        rest.append(new)
+        if first == nil { first = new } else { rest.append(new) }
         return true
     }
 
