@@ -235,22 +235,14 @@ public struct InspectorSnapshot: Sendable, Equatable {
     public var leakGroups: [LeakGroup] {
         var groups: [LeakGroup] = []
         var index: [String: Int] = [:]
-        var last: (key: String, group: Int)?
         for leak in leaks {
             let key = leak.groupingKey
-            // Leaks of one shape tend to come in a row: those need no hashing.
-            let group: Int
-            if let last, last.key == key {
-                group = last.group
-            } else if let known = index[key] {
-                group = known
+            if let group = index[key] {
+                groups[group].leaks.append(leak)
             } else {
-                group = groups.count
-                index[key] = group
-                groups.append(LeakGroup(signature: key, leaks: []))
+                index[key] = groups.count
+                groups.append(LeakGroup(signature: key, leaks: [leak]))
             }
-            groups[group].leaks.append(leak)
-            last = (key, group)
         }
         return groups
     }
