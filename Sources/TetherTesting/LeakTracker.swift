@@ -108,7 +108,8 @@ extension LeakTracker {
             for entry in entries where entry.owner.map({ !shown.contains($0) }) ?? true {
                 let owner = entry.owner.map { " of \($0)" } ?? ""
                 lines.append(
-                    "  \(entry.kind.rawValue)\(owner) made at \(entry.site), \(entry.deliveries) delivered")
+                    "  \(entry.kind.rawValue)\(owner) made at \(entry.site), "
+                        + LeakReport.deliveries(entry.deliveries, of: entry.kind))
             }
             return lines.joined(separator: "\n")
         }
@@ -139,7 +140,7 @@ extension LeakTracker {
         ) -> [String] {
             entries.enumerated().map { index, entry in
                 let branch = index == entries.count - 1 ? "╰─" : "├─"
-                let values = "\(entry.deliveries) value\(entry.deliveries == 1 ? "" : "s") delivered"
+                let values = LeakReport.deliveries(entry.deliveries, of: entry.kind)
                 return "\(branch) \(entry.kind.rawValue) at \(entry.site), \(binding(entry))\(values)"
             }
         }

@@ -133,6 +133,19 @@ import TetherInspector
             ])
     }
 
+    /// An entry whose count the ledger could not keep has no `deliveries` in the dump, not a 0.
+    @Test func theDumpLeavesOutACountTheLedgerCouldNotKeep() throws {
+        var snapshot = WireFixtures.snapshot()
+        snapshot.owners[0].entries[0].deliveries = nil
+        let dump = AttachDump(hello: hello, snapshot: snapshot)
+        #expect(dump.owners.first?.entries.first?.deliveries == nil)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(dump)) as? [String: Any])
+        let owners = try #require(object["owners"] as? [[String: Any]])
+        let entry = try #require((owners.first?["entries"] as? [[String: Any]])?.first)
+        #expect(entry["deliveries"] == nil && entry["site"] as? String == "Model.swift:20")
+    }
+
     /// Attach lists growth in the same inspector as the lab: above the leaks, so ↓ selects it
     /// first, and Enter opens its report.
     @Test func aGrowingSiteIsListedAndEnterOpensItsReport() throws {

@@ -22,7 +22,7 @@ import TetherInspector
         await lab.run(try KeyScript.parse("r r 1 Esc wait:400"))
         snapshot = ledger.snapshot()
         #expect(snapshot.leaks.count == 3)
-        #expect(snapshot.leaks.contains { $0.report.survivors.contains { $0.deliveriesAfterEnd > 0 } })
+        #expect(snapshot.leaks.contains { $0.report.survivors.contains { ($0.deliveriesAfterEnd ?? 0) > 0 } })
         #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot))
         #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot), "and again, all of it kept")
     }

@@ -301,6 +301,30 @@ import Tether
         #expect(snapshot.events[0].kind == .ownerEnded)
     }
 
+    /// A count the ledger could not keep travels as no `deliveries` at all, never as 0, and an
+    /// entry without one reads back as not counted; one with a count reads as before.
+    @Test func aCountTheLedgerCouldNotKeepIsAbsentOnTheWire() throws {
+        let site = InspectorSnapshot.Site(fileID: "App/Model.swift", line: 9)
+        let uncounted = InspectorSnapshot.Entry(kind: .subscription, site: site, deliveries: nil)
+        let encoded = try JSONEncoder().encode(uncounted)
+        let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(object["deliveries"] == nil && object["kind"] as? String == "subscription")
+        #expect(try JSONDecoder().decode(InspectorSnapshot.Entry.self, from: encoded).deliveries == nil)
+
+        let counted = Data(
+            #"{"kind":"task","site":"App/Model.swift:9","deliveries":4,"age":0,"paused":false,"bound":true}"#
+                .utf8)
+        #expect(try JSONDecoder().decode(InspectorSnapshot.Entry.self, from: counted).deliveries == 4)
+
+        let survivor = InspectorLeakReport.Survivor(
+            kind: .subscription, site: site, deliveries: nil, deliveriesAfterEnd: nil)
+        let survivorData = try JSONEncoder().encode(survivor)
+        let survivorObject = try #require(
+            try JSONSerialization.jsonObject(with: survivorData) as? [String: Any])
+        #expect(survivorObject["deliveries"] == nil && survivorObject["deliveriesAfterEnd"] == nil)
+        #expect(try JSONDecoder().decode(InspectorLeakReport.Survivor.self, from: survivorData) == survivor)
+    }
+
     @Test func unknownFieldsAreIgnored() throws {
         var object = try #require(
             try JSONSerialization.jsonObject(with: Data(InspectorMessage.snapshot(Self.full).encodedLine()))

@@ -12,7 +12,9 @@ public struct AttachDump: Codable, Equatable, Sendable {
         /// `subscription`, `task`, `observer` or `binding`.
         public var kind: String
         public var site: String
-        public var deliveries: Int
+        /// Absent where the ledger could not count them (a subscription handed over with
+        /// `store(in:)`), never a false 0.
+        public var deliveries: Int?
     }
 
     public struct Owner: Codable, Equatable, Sendable {

@@ -267,10 +267,12 @@ extension Inspector {
                 TextSpan(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
             ])
         case .entry(let entry, _, _):
+            // A count Tether could not keep (a `.sink` handed over with `store(in:)`) is no zero.
+            let delivered = entry.deliveries.map { "\($0)×" } ?? (style.isASCII ? "-" : "–")
             var spans = [
                 TextSpan("    \(entry.kind.rawValue) "),
                 TextSpan("\(entry.site)", style: .bold),
-                TextSpan(" \(entry.deliveries)× \(format(entry.age))", style: theme.dimmed),
+                TextSpan(" \(delivered) \(format(entry.age))", style: theme.dimmed),
             ]
             if entry.paused { spans.append(TextSpan(" paused", style: theme.dimmed)) }
             if !entry.bound { spans.append(TextSpan(" unbound", style: theme.warning)) }

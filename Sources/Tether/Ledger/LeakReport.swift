@@ -15,20 +15,28 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         public let kind: EntryKind
         /// Where the binding was made.
         public let site: CallSite
-        /// Values it delivered in all.
-        public let deliveries: Int
-        /// Values it delivered after its owner's end: zombie deliveries.
-        public let deliveriesAfterEnd: Int
+        /// Values it delivered in all; nil when Tether cannot count them
+        /// (``LedgerSnapshot/Entry/deliveries``).
+        public let deliveries: Int?
+        /// Values it delivered after its owner's end: zombie deliveries. Nil when not counted.
+        public let deliveriesAfterEnd: Int?
         /// Whether the owner's lifetime held it (a task that ignored its cancellation) or it was
         /// only attributed to the owner (never stored, or stored somewhere else).
         public let bound: Bool
 
-        public init(kind: EntryKind, site: CallSite, deliveries: Int, deliveriesAfterEnd: Int, bound: Bool) {
+        public init(kind: EntryKind, site: CallSite, deliveries: Int?, deliveriesAfterEnd: Int?, bound: Bool)
+        {
             self.kind = kind
             self.site = site
             self.deliveries = deliveries
             self.deliveriesAfterEnd = deliveriesAfterEnd
             self.bound = bound
+        }
+
+        /// `3 values delivered, 1 after the end`, or that Tether could not count them.
+        public var delivered: String {
+            let afterEnd = deliveriesAfterEnd.map { ", \($0) after the end" } ?? ""
+            return LeakReport.deliveries(deliveries, of: kind) + afterEnd
         }
     }
 
@@ -80,9 +88,7 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
             let binding =
                 survivor.bound ? "bound, still running after its cancellation" : "not bound to its owner"
             lines.append("\(branch) \(survivor.kind.rawValue) at \(survivor.site), \(binding)")
-            lines.append(
-                "\(stem)\(survivor.deliveries) value\(survivor.deliveries == 1 ? "" : "s") delivered, "
-                    + "\(survivor.deliveriesAfterEnd) after the end")
+            lines.append("\(stem)\(survivor.delivered)")
             lines.append("\(stem)fix: \(LeakReport.fix(for: survivor))")
         }
         return lines.joined(separator: "\n")
@@ -95,6 +101,14 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
 
     private static let ownerFix =
         "capture the owner weakly (`[weak self]`) in closures kept by longer-lived objects"
+
+    /// `3 values delivered`, or, for a binding Tether cannot count, that it is not counted and
+    /// which API would count it.
+    public static func deliveries(_ count: Int?, of kind: EntryKind) -> String {
+        if let count { return "\(count) value\(count == 1 ? "" : "s") delivered" }
+        let counting = kind == .task ? "forEach(boundTo:)" : "sink(boundTo:)"
+        return "deliveries not counted (\(counting) counts them)"
+    }
 
     /// How a leak of this kind is usually fixed.
     static func fix(for survivor: Survivor) -> String {

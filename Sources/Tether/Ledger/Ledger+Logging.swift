@@ -21,7 +21,7 @@ extension Ledger {
                     "signature": "\(report.signature)",
                     "survivors": .array(
                         report.survivors.map {
-                            "\($0.kind.rawValue) \($0.site), \($0.deliveries) delivered, \($0.deliveriesAfterEnd) after the end"
+                            "\($0.kind.rawValue) \($0.site), \($0.delivered)"
                         }),
                 ])
         }

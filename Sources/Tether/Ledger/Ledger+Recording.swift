@@ -29,15 +29,20 @@ extension Ledger {
 
     /// Opens an entry; nil when the ledger is off. `owner` is a record this ledger made (its
     /// lifetime's): the ledger spells out its id.
-    func open(_ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool) -> LedgerEntry? {
-        open(kind, owner: owner, site: site, bound: bound) { _, _ in () }?.entry
+    /// `counts` says whether the caller counts what the entry delivers (``LedgerEntry/deliveryCount``).
+    func open(
+        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool, counts: Bool = true
+    ) -> LedgerEntry? {
+        open(kind, owner: owner, site: site, bound: bound, counts: counts) { _, _ in () }?.entry
     }
 
-    /// Opens a `task` entry, as ``open(_:owner:site:bound:)``, and names its task: its owner's id
+    /// Opens a `task` entry, as ``open(_:owner:site:bound:counts:)``, and names its task: its owner's id
     /// and the site's name, both read in the same lock (the site's spelled once, by the site
     /// table). With the ledger off there is no entry, and the task is named by its site alone.
-    func openTask(owner: OwnerRecord?, site: CallSite, bound: Bool) -> (entry: LedgerEntry?, name: TaskName) {
-        let opened = open(.task, owner: owner, site: site, bound: bound) { state, entry in
+    func openTask(
+        owner: OwnerRecord?, site: CallSite, bound: Bool, counts: Bool
+    ) -> (entry: LedgerEntry?, name: TaskName) {
+        let opened = open(.task, owner: owner, site: site, bound: bound, counts: counts) { state, entry in
             TaskName(owner: owner.map { state.id(of: $0) }, site: state.sites.name(of: entry.siteIndex))
         }
         return opened.map { ($0.entry, $0.read) } ?? (nil, TaskName(site: site))
@@ -46,13 +51,14 @@ extension Ledger {
     /// Opens an entry and reads what else its caller needs of the state in the same lock; nil
     /// when the ledger is off.
     private func open<Read>(
-        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool,
+        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool, counts: Bool,
         reading read: (inout LedgerState, LedgerEntry) -> Read
     ) -> (entry: LedgerEntry, read: Read)? {
         guard isEnabled else { return nil }
         let now = clock.now
         let opened = state.withLock { state in
-            let entry = state.open(kind, owner: owner, site: site, bound: bound, at: now, ledger: self)
+            let entry = state.open(
+                kind, owner: owner, site: site, bound: bound, counts: counts, at: now, ledger: self)
             return (entry, read(&state, entry))
         }
         probe(opened.0)

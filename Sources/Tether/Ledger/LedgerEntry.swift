@@ -13,7 +13,7 @@ enum EndReason: Sendable, Equatable {
 
 /// One binding in the ledger: a subscription, task, observer or two-way binding.
 ///
-/// Made by Tether's binding APIs through ``Ledger/open(_:owner:site:bound:)``, under the ledger's
+/// Made by Tether's binding APIs through ``Ledger/open(_:owner:site:bound:counts:)``, under the ledger's
 /// lock; immutable but for its delivery count and status, atomics read and written without the
 /// lock. What else the ledger keeps about it (deliveries after its owner's end) is in the ledger's
 /// locked state. A delivery costs one atomic increment and one load (``delivered()``), or, where
@@ -37,11 +37,15 @@ final class LedgerEntry: Sendable {
     let kind: EntryKind
     /// Whether the entry is held by its owner's lifetime (ends with it) or only attributed to it.
     let bound: Bool
+    /// Whether what it delivers is counted. A cancellable handed to a lifetime (`store(in:)`)
+    /// delivers out of Tether's sight; a task counts from when a Tether sequence is iterated in
+    /// it, or a value is counted on it (``deliveryCount``).
+    private let counting: Atomic<Bool>
     private let status = Atomic<Status>(.active)
 
     init(
         key: UInt64, kind: EntryKind, owner: OwnerRecord?, site: SiteIndex, created: Duration, bound: Bool,
-        ledger: Ledger
+        countsDeliveries: Bool, ledger: Ledger
     ) {
         self.key = key
         self.kind = kind
@@ -49,7 +53,22 @@ final class LedgerEntry: Sendable {
         self.siteIndex = site
         self.created = created
         self.bound = bound
+        counting = Atomic(countsDeliveries)
         self.ledger = ledger
+    }
+
+    /// The values delivered so far, or nil when Tether cannot know them: an entry whose API does
+    /// not count, unless it began counting later (``countsFromNow()``) or a value was counted on
+    /// it all the same.
+    var deliveryCount: Int? {
+        let count = deliveries.load(ordering: .relaxed)
+        return count > 0 || counting.load(ordering: .relaxed) ? count : nil
+    }
+
+    /// Says that what this entry delivers is counted from now: a Tether sequence is iterated
+    /// in its task.
+    func countsFromNow() {
+        counting.store(true, ordering: .relaxed)
     }
 
     /// Counts one value delivered through this entry; one after the owner's end is a zombie.

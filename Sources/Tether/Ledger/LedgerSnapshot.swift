@@ -83,7 +83,10 @@ public struct LedgerSnapshot: Sendable {
         public let owner: OwnerID?
         public let site: CallSite
         public let age: Duration
-        public let deliveries: Int
+        /// Values it delivered so far; nil when Tether cannot count them: a subscription handed
+        /// over with `store(in:)` delivers out of its sight (bind with `sink(boundTo:)` to count),
+        /// and a task counts only what reaches it through Tether.
+        public let deliveries: Int?
         public let state: State
         /// Whether the owner's lifetime holds it (it ends with the owner) or it is only attributed.
         public let bound: Bool
@@ -166,7 +169,7 @@ extension LedgerState {
                 let entry = book.entry
                 return LedgerSnapshot.Entry(
                     kind: entry.kind, owner: entry.owner.map(id(of:)), site: sites[entry.siteIndex],
-                    age: now - entry.created, deliveries: entry.deliveries.load(ordering: .relaxed),
+                    age: now - entry.created, deliveries: entry.deliveryCount,
                     state: entry.isPaused ? .paused : .active, bound: entry.bound)
             }
         }

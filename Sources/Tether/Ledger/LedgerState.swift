@@ -103,12 +103,13 @@ struct LedgerState {
     // MARK: - Entries
 
     mutating func open(
-        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool, at now: Duration, ledger: Ledger
+        _ kind: EntryKind, owner: OwnerRecord?, site: CallSite, bound: Bool, counts: Bool, at now: Duration,
+        ledger: Ledger
     ) -> LedgerEntry {
         let key = takeKey()
         let entry = LedgerEntry(
             key: key, kind: kind, owner: owner, site: sites.index(of: site), created: now, bound: bound,
-            ledger: ledger)
+            countsDeliveries: counts, ledger: ledger)
         let book = EntryBook(entry: entry)
         if let owner, let index = owners.slot(of: owner) {
             owners.change(slot: index) { $0.entries.insert(book) }
@@ -232,8 +233,9 @@ struct LedgerState {
     func survivor(_ item: EntryBook) -> LeakReport.Survivor {
         LeakReport.Survivor(
             kind: item.entry.kind, site: sites[item.entry.siteIndex],
-            deliveries: item.entry.deliveries.load(ordering: .relaxed),
-            deliveriesAfterEnd: item.deliveriesAfterEnd, bound: item.entry.bound)
+            deliveries: item.entry.deliveryCount,
+            deliveriesAfterEnd: item.entry.deliveryCount.map { _ in item.deliveriesAfterEnd },
+            bound: item.entry.bound)
     }
 
     /// The nearest ancestor of `record` whose report covers `record`'s (``OwnerState/covers``): one

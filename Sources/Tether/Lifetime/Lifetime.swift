@@ -255,11 +255,11 @@ public final class Lifetime: Sendable {
 
     // MARK: - For Tether's binding APIs
 
-    /// Adds `action` as a ledger entry of `kind` made at `site`, owned by this lifetime's owner.
-    /// Nil when the lifetime had ended: the action has run.
+    /// Adds `action` as a ledger entry of `kind` made at `site`, owned by this lifetime's owner,
+    /// whose deliveries Tether does not see. Nil when the lifetime had ended: the action has run.
     @discardableResult
     func bind(_ action: Action, kind: EntryKind, site: CallSite) -> Token? {
-        let entry = ledger.open(kind, owner: ownerRecord, site: site, bound: true)
+        let entry = ledger.open(kind, owner: ownerRecord, site: site, bound: true, counts: false)
         return insert(action, entry: entry)
     }
 

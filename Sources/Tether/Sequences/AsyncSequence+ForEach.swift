@@ -34,7 +34,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
         @_inheritActorContext _ body: @escaping @Sendable @isolated(any) (Element) async -> Void
     ) -> Task<Void, Never> {
         let loop = BoundLoop(sequence: self, body: body)
-        return lifetime.startTask(priority: priority, site: CallSite(fileID: fileID, line: line), loop) {
+        return lifetime.startTask(
+            priority: priority, site: CallSite(fileID: fileID, line: line), counting: true, loop
+        ) {
             loop, entry in
             await loop.run(counting: entry, isolation: loop.body.isolation)
         }

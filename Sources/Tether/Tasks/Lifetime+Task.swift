@@ -19,8 +19,8 @@ extension Lifetime {
         priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
-        startTask(priority: priority, site: CallSite(fileID: fileID, line: line), operation) {
-            operation, entry in
+        let site = CallSite(fileID: fileID, line: line)
+        return startTask(priority: priority, site: site, counting: false, operation) { operation, entry in
             await LedgerEntry.binding(entry) { await operation() }
             return .ended
         }
@@ -32,10 +32,10 @@ extension Lifetime {
     /// `run` captures nothing (a function, not a closure with a context to allocate): what a
     /// caller hands its task is `operation`.
     func startTask<Operation>(
-        priority: TaskPriority?, site: CallSite, _ operation: sending Operation,
+        priority: TaskPriority?, site: CallSite, counting counts: Bool, _ operation: sending Operation,
         run: @escaping @Sendable (Operation, LedgerEntry?) async -> EndReason
     ) -> Task<Void, Never> {
-        let (entry, name) = ledger.openTask(owner: ownerRecord, site: site, bound: true)
+        let (entry, name) = ledger.openTask(owner: ownerRecord, site: site, bound: true, counts: counts)
         // The lifetime may end before the task exists: the handle remembers a cancel that came first.
         let handle = TaskHandle()
         guard let token = insert(.call { handle.cancel() }, entry: nil) else {

@@ -21,7 +21,8 @@ extension Task where Success == Void, Failure == Never {
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
     ) -> Task<Void, Never> {
         let (entry, name) = lifetime.ledger.openTask(
-            owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
+            owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false,
+            counts: false)
         return Task(name: name.text, priority: priority) {
             await LedgerEntry.binding(entry) { await operation() }
             entry?.end(.ended)

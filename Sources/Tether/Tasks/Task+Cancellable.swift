@@ -15,7 +15,7 @@ extension Task {
     /// `AnyCancellable`'s rules (cancel it from one thread at a time).
     public func asCancellable(fileID: StaticString = #fileID, line: UInt = #line) -> AnyCancellable {
         let entry = Ledger.current.open(
-            .task, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false)
+            .task, owner: nil, site: CallSite(fileID: fileID, line: line), bound: false, counts: false)
         return AnyCancellable {
             self.cancel()
             entry?.end(.cancelled)

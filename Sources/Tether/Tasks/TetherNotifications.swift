@@ -58,7 +58,9 @@ public struct TetherNotifications<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: stream.makeAsyncIterator(), end: IterationEnd(registration: registration))
+        // Iterated in a task Tether started, it counts what that task receives: from now.
+        LedgerEntry.current?.countsFromNow()
+        return Iterator(base: stream.makeAsyncIterator(), end: IterationEnd(registration: registration))
     }
 
     /// Iterates a ``TetherNotifications``; releasing it removes the observer.

@@ -20,16 +20,17 @@ public struct InspectorLeakReport: Sendable, Equatable {
         public var kind: EntryKind
         /// Where the binding was made.
         public var site: InspectorSnapshot.Site
-        /// Values it delivered in all.
-        public var deliveries: Int
-        /// Values it delivered after its owner's end: zombie deliveries.
-        public var deliveriesAfterEnd: Int
+        /// Values it delivered in all; nil where the ledger could not count them (absent on the
+        /// wire).
+        public var deliveries: Int?
+        /// Values it delivered after its owner's end: zombie deliveries. Nil when not counted.
+        public var deliveriesAfterEnd: Int?
         /// Whether the owner's lifetime held it (it ignored its cancellation) or it was only
         /// attributed to the owner.
         public var bound: Bool
 
         public init(
-            kind: EntryKind, site: InspectorSnapshot.Site, deliveries: Int = 0, deliveriesAfterEnd: Int = 0,
+            kind: EntryKind, site: InspectorSnapshot.Site, deliveries: Int? = 0, deliveriesAfterEnd: Int? = 0,
             bound: Bool = false
         ) {
             self.kind = kind
@@ -103,8 +104,8 @@ extension InspectorLeakReport.Survivor: Codable {
         self.init(
             kind: try c.decode(EntryKind.self, forKey: .kind),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
-            deliveries: try c.decodeCount(forKey: .deliveries),
-            deliveriesAfterEnd: try c.decodeCount(forKey: .deliveriesAfterEnd),
+            deliveries: try c.decodeCountIfPresent(forKey: .deliveries),
+            deliveriesAfterEnd: try c.decodeCountIfPresent(forKey: .deliveriesAfterEnd),
             bound: try c.decode(Bool.self, forKey: .bound))
     }
 
@@ -112,8 +113,8 @@ extension InspectorLeakReport.Survivor: Codable {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(kind, forKey: .kind)
         try c.encode(site, forKey: .site)
-        try c.encode(deliveries, forKey: .deliveries)
-        try c.encode(deliveriesAfterEnd, forKey: .deliveriesAfterEnd)
+        try c.encodeIfPresent(deliveries, forKey: .deliveries)
+        try c.encodeIfPresent(deliveriesAfterEnd, forKey: .deliveriesAfterEnd)
         try c.encode(bound, forKey: .bound)
     }
 }

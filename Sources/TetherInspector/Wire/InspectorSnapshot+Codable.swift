@@ -36,7 +36,7 @@ extension InspectorSnapshot.Entry: Codable {
             kind: try c.decode(EntryKind.self, forKey: .kind),
             owner: try c.decodeOwnerIfPresent(forKey: .owner),
             site: try c.decode(InspectorSnapshot.Site.self, forKey: .site),
-            deliveries: try c.decodeCount(forKey: .deliveries),
+            deliveries: try c.decodeCountIfPresent(forKey: .deliveries),
             age: try c.decodeDuration(forKey: .age),
             paused: try c.decode(Bool.self, forKey: .paused),
             bound: try c.decode(Bool.self, forKey: .bound))
@@ -47,7 +47,7 @@ extension InspectorSnapshot.Entry: Codable {
         try c.encode(kind, forKey: .kind)
         try c.encodeIfPresent(owner?.description, forKey: .owner)
         try c.encode(site, forKey: .site)
-        try c.encode(deliveries, forKey: .deliveries)
+        try c.encodeIfPresent(deliveries, forKey: .deliveries)
         try c.encode(age.wireSeconds, forKey: .age)
         try c.encode(paused, forKey: .paused)
         try c.encode(bound, forKey: .bound)
@@ -229,6 +229,13 @@ extension KeyedDecodingContainer {
     /// A count: a whole number in 0...``LedgerSnapshot/Counters/largestCount``.
     func decodeCount(forKey key: Key) throws -> Int {
         let count = try decode(Int.self, forKey: key)
+        try checkCounts([count], forKey: key)
+        return count
+    }
+
+    /// A count that is absent (or null) where the peer could not count: nil.
+    func decodeCountIfPresent(forKey key: Key) throws -> Int? {
+        guard let count = try decodeIfPresent(Int.self, forKey: key) else { return nil }
         try checkCounts([count], forKey: key)
         return count
     }

@@ -49,7 +49,8 @@ public struct InspectorSnapshot: Sendable, Equatable {
         /// The owner it is recorded under; nil for an entry made outside any owner.
         public var owner: OwnerID?
         public var site: Site
-        public var deliveries: Int
+        /// Values it delivered; nil where the ledger could not count them (absent on the wire).
+        public var deliveries: Int?
         public var age: Duration
         /// Whether its lifecycle has paused it.
         public var paused: Bool
@@ -57,7 +58,7 @@ public struct InspectorSnapshot: Sendable, Equatable {
         public var bound: Bool
 
         public init(
-            kind: EntryKind, owner: OwnerID? = nil, site: Site, deliveries: Int = 0, age: Duration = .zero,
+            kind: EntryKind, owner: OwnerID? = nil, site: Site, deliveries: Int? = 0, age: Duration = .zero,
             paused: Bool = false, bound: Bool = true
         ) {
             self.kind = kind

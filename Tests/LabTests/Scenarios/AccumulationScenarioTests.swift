@@ -37,6 +37,17 @@ import Tether
         #expect(dump.stack == ["home"])
     }
 
+    /// A plain `.sink` handed over with `store(in:)` delivers out of Tether's sight: the inspector
+    /// shows its count as unknown, never as the 0 it used to claim beside the sheet's rotations.
+    @Test func theInspectorShowsTheCountItCannotKeepAsUnknown() async throws {
+        let lab = try await runLab("m 7 Esc 7 r r", scenarios: Scenarios.all)
+        let rows = lab.backend.trimmedTextLines.filter {
+            $0.contains("subscription") && $0.contains("AccumulationViewModel.swift")
+        }
+        #expect(rows.count == 2, "one subscription per visit, in the session's bag: \(rows)")
+        #expect(rows.allSatisfy { $0.contains(" – ") && !$0.contains("×") }, "\(rows)")
+    }
+
     @Test func twoLeakyVisitsAreNotEnough() async throws {
         let lab = try await runLab("m " + Self.visits(2), scenarios: Scenarios.all)
         #expect(lab.dump().growth.isEmpty)
