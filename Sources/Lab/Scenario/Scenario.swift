@@ -9,7 +9,7 @@ import Tether
 /// its status lines, its body and its keys. `make` runs inside
 /// ``LabEnvironment/recording(_:)``, so everything the view model binds is recorded in the
 /// lab's ledger. What a scenario says to users is in `Resources/scenarios.txt`
-/// (``init(_:make:)`` reads it); made by the lab only (the memberwise initializer is internal).
+/// (``init(_:make:)`` and ``init(_:model:)`` read it); made by the lab only (the memberwise initializer is internal).
 /// A plain value: `Sendable`.
 public struct Scenario: Sendable {
     /// The screen id in dumps and the stack: `orientation`, `livedata`, `fuse`, `asyncsink`,
@@ -54,6 +54,12 @@ protocol ScenarioContent: AnyObject {
     /// Handles a key while the sheet is on top; returns true when it did (the sheet then asks
     /// for a frame). The default handles none.
     func handle(_ key: Key, context: ScreenContext) -> Bool
+}
+
+/// A view model whose sheet is all it needs of the lab: it binds to the sheet's lifetime
+/// (`parent`), whatever the sheet's lifecycle does. ``Scenario/init(_:model:)`` makes one.
+protocol ScenarioModel: ScenarioContent {
+    @MainActor init(mode: Mode, environment: LabEnvironment, parent: Lifetime)
 }
 
 extension ScenarioContent {

@@ -74,4 +74,9 @@ extension Scenario {
             pattern: text["pattern"],
             origin: text["origin"], bound: text["bound"], leaky: text["leaky"], make: make)
     }
+
+    /// The scenario `id`, whose sheet shows a `model` bound to the sheet's lifetime.
+    init<Model: ScenarioModel>(_ id: String, model: Model.Type) {
+        self.init(id) { Model(mode: $0, environment: $1, parent: $2.lifetime) }
+    }
 }

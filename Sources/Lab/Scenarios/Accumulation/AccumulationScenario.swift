@@ -1,20 +1,14 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 7: a sheet that stores its subscription in a long-lived object's bag.
-    ///
-    /// Teaches the leak no verdict sees: bound, the subscription is stored in the view model's
-    /// own bag and ends with the sheet; leaky, it is stored in the app session's bag. The view
-    /// model goes, the session stays, and every visit leaves one more subscription in it: after
-    /// three visits in a row the inspector lists the site as growing (the screen stack
-    /// checkpoints the ledger at each dismissal).
-    static let accumulation = Scenario("accumulation") {
-        AccumulationViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension AccumulationViewModel: ScenarioContent {
+/// Scenario 7: a sheet that stores its subscription in a long-lived object's bag.
+///
+/// Teaches the leak no verdict sees: bound, the subscription is stored in the view model's
+/// own bag and ends with the sheet; leaky, it is stored in the app session's bag. The view
+/// model goes, the session stays, and every visit leaves one more subscription in it: after
+/// three visits in a row the inspector lists the site as growing (the screen stack
+/// checkpoints the ledger at each dismissal).
+extension AccumulationViewModel: ScenarioModel {
     /// Where the subscription is stored, what the session's bag holds, what this sheet heard.
     func statusLines(style: LabStyle) -> [Line] {
         let theme = style.theme

@@ -1,20 +1,14 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 4: an `asyncSink` whose bodies are slow async work, and what cancelling it cancels.
-    ///
-    /// Each rotation starts three seconds of lab-time work, a progress bar, under the overlap
-    /// policy `p` cycles. Bound, Tether's `asyncSink` cancels every running body when the sheet is
-    /// dismissed: every bar stops. Leaky, the article's own asyncSink cancels only the last task it
-    /// started: rotate twice and dismiss, and all but the last keep running — a leak named by the
-    /// sink's call site, each progress step after dismissal a zombie delivery.
-    static let asyncSink = Scenario("asyncsink") {
-        AsyncSinkViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension AsyncSinkViewModel: ScenarioContent {
+/// Scenario 4: an `asyncSink` whose bodies are slow async work, and what cancelling it cancels.
+///
+/// Each rotation starts three seconds of lab-time work, a progress bar, under the overlap
+/// policy `p` cycles. Bound, Tether's `asyncSink` cancels every running body when the sheet is
+/// dismissed: every bar stops. Leaky, the article's own asyncSink cancels only the last task it
+/// started: rotate twice and dismiss, and all but the last keep running — a leak named by the
+/// sink's call site, each progress step after dismissal a zombie delivery.
+extension AsyncSinkViewModel: ScenarioModel {
     var keyHints: [KeyHint] { [KeyHint("p", "overlap policy")] }
 
     func handle(_ key: Key, context: ScreenContext) -> Bool {

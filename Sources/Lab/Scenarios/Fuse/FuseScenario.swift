@@ -1,22 +1,16 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 3: a fuse cuts a long-lived consumer's subscription when the sheet-owned
-    /// forwarder it came through deinitializes.
-    ///
-    /// The repository and the consumer outlive the sheet (they are the lab's residents); the
-    /// forwarder is the sheet's view model. Bound, the forwarder's publisher goes through
-    /// `fuse(heldBy:on:)`: dismissing the sheet blows the fuse, the consumer's log shows
-    /// `.finished`, and nothing of the scenario stays in the ledger. Leaky, the forwarder maps with
-    /// a `weak` capture and no fuse: after dismissal the consumer keeps receiving `nil` on every
-    /// rotation — a leak named by the hand-over's call site, each `nil` a zombie delivery.
-    static let fuse = Scenario("fuse") {
-        ForwarderViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension ForwarderViewModel: ScenarioContent {
+/// Scenario 3: a fuse cuts a long-lived consumer's subscription when the sheet-owned
+/// forwarder it came through deinitializes.
+///
+/// The repository and the consumer outlive the sheet (they are the lab's residents); the
+/// forwarder is the sheet's view model. Bound, the forwarder's publisher goes through
+/// `fuse(heldBy:on:)`: dismissing the sheet blows the fuse, the consumer's log shows
+/// `.finished`, and nothing of the scenario stays in the ledger. Leaky, the forwarder maps with
+/// a `weak` capture and no fuse: after dismissal the consumer keeps receiving `nil` on every
+/// rotation — a leak named by the hand-over's call site, each `nil` a zombie delivery.
+extension ForwarderViewModel: ScenarioModel {
     /// The forwarder, its fuse, and the consumer's latest subscriptions.
     func statusLines(style: LabStyle) -> [Line] {
         let theme = style.theme

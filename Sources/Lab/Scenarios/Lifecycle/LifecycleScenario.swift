@@ -1,19 +1,13 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 6: lifecycle states — created → started → resumed, and back when covered.
-    ///
-    /// Teaches that work tied to a screen's lifecycle pauses while the screen is hidden and resumes
-    /// without duplicates: `n` covers the sheet; bound, the LiveData observer is paused and the
-    /// `repeatOnLifecycle(.started)` ticker stopped, and on return the observer receives the latest
-    /// orientation exactly once. Leaky, the observer has no owner and the ticker is a plain task:
-    /// both keep going while covered and after the sheet is dismissed.
-    static let lifecycle = Scenario("lifecycle") {
-        LifecycleViewModel(mode: $0, environment: $1, lifecycle: $2)
-    }
-}
-
+/// Scenario 6: lifecycle states — created → started → resumed, and back when covered.
+///
+/// Teaches that work tied to a screen's lifecycle pauses while the screen is hidden and resumes
+/// without duplicates: `n` covers the sheet; bound, the LiveData observer is paused and the
+/// `repeatOnLifecycle(.started)` ticker stopped, and on return the observer receives the latest
+/// orientation exactly once. Leaky, the observer has no owner and the ticker is a plain task:
+/// both keep going while covered and after the sheet is dismissed.
 extension LifecycleViewModel: ScenarioContent {
     var keyHints: [KeyHint] { [KeyHint("n", "cover")] }
 

@@ -1,20 +1,14 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 2: three panels observing one `LiveData` of the orientation.
-    ///
-    /// Teaches that a LiveData observer must be removed, and that a `DisposeBag` does it for you:
-    /// bound, each panel's bag is a child of the view model's and dismissing the sheet removes every
-    /// observer; leaky, the panels register with a bag nobody ends and their completions hold them,
-    /// so they outlive the sheet and keep receiving — three leaks named by the registration, and
-    /// zombie deliveries on every rotation.
-    static let liveData = Scenario("livedata") {
-        LiveDataViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension LiveDataViewModel: ScenarioContent {
+/// Scenario 2: three panels observing one `LiveData` of the orientation.
+///
+/// Teaches that a LiveData observer must be removed, and that a `DisposeBag` does it for you:
+/// bound, each panel's bag is a child of the view model's and dismissing the sheet removes every
+/// observer; leaky, the panels register with a bag nobody ends and their completions hold them,
+/// so they outlive the sheet and keep receiving — three leaks named by the registration, and
+/// zombie deliveries on every rotation.
+extension LiveDataViewModel: ScenarioModel {
     /// A line per panel (the last value, values received) and the LiveData's observer count.
     func statusLines(style: LabStyle) -> [Line] {
         let panels = panels.map { panel in

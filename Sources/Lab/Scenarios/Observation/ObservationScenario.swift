@@ -1,21 +1,15 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 8: the device's orientation watched with `Observations`, Swift's async sequence
-    /// of an `@Observable` model.
-    ///
-    /// Teaches where the unwrap of a weak `self` belongs: bound, inside the loop
-    /// (`forEach(boundTo:)` with a `[weak self]` body), so the view model goes with the sheet and
-    /// the loop ends with it; leaky, `guard let self` before the loop, which keeps the view model
-    /// alive for as long as the loop runs — forever. The ledger reports it leaked, still alive, at
-    /// the loop's call site, and every later rotation as a zombie delivery.
-    static let observation = Scenario("observation") {
-        ObservationViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension ObservationViewModel: ScenarioContent {
+/// Scenario 8: the device's orientation watched with `Observations`, Swift's async sequence
+/// of an `@Observable` model.
+///
+/// Teaches where the unwrap of a weak `self` belongs: bound, inside the loop
+/// (`forEach(boundTo:)` with a `[weak self]` body), so the view model goes with the sheet and
+/// the loop ends with it; leaky, `guard let self` before the loop, which keeps the view model
+/// alive for as long as the loop runs — forever. The ledger reports it leaked, still alive, at
+/// the loop's call site, and every later rotation as a zombie delivery.
+extension ObservationViewModel: ScenarioModel {
     /// What the loop last heard, how many values, and how the loop holds the view model.
     func statusLines(style: LabStyle) -> [Line] {
         let theme = style.theme

@@ -1,21 +1,15 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 5: `@Observed` values with will/did observations, a two-way binding, and the
-    /// handles that disable, obsolete and cleanse observations.
-    ///
-    /// ←/→ change A, ↑/↓ change B; `b` binds them, `u` unbinds, `d` disables or re-enables the log
-    /// observations, `o` makes the tally obsolete (or starts a new one), `c` cleanses. Bound, the
-    /// observations are made in the view model's lifetime and end with the sheet. Leaky, their
-    /// closures capture the view model strongly: it never dies, and the ledger names the leak by
-    /// the observation's call site. Rotating changes nothing here; `r` still rotates the device.
-    static let observed = Scenario("observed") {
-        ObservedViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension ObservedViewModel: ScenarioContent {
+/// Scenario 5: `@Observed` values with will/did observations, a two-way binding, and the
+/// handles that disable, obsolete and cleanse observations.
+///
+/// ←/→ change A, ↑/↓ change B; `b` binds them, `u` unbinds, `d` disables or re-enables the log
+/// observations, `o` makes the tally obsolete (or starts a new one), `c` cleanses. Bound, the
+/// observations are made in the view model's lifetime and end with the sheet. Leaky, their
+/// closures capture the view model strongly: it never dies, and the ledger names the leak by
+/// the observation's call site. Rotating changes nothing here; `r` still rotates the device.
+extension ObservedViewModel: ScenarioModel {
     var keyHints: [KeyHint] {
         [KeyHint("←/→", "A"), KeyHint("↑/↓", "B"), KeyHint("b/u", "bind/unbind"), KeyHint("d/o/c", "log")]
     }

@@ -1,19 +1,13 @@
 import TerminalUI
 import Tether
 
-extension Scenario {
-    /// Scenario 1: a publisher and an async sequence of the orientation, side by side.
-    ///
-    /// Teaches that a Combine subscription ends with its owner while a `Task` iterating an async
-    /// sequence does not: bound, the task is stored in the view model's lifetime and both end with
-    /// the sheet; leaky, the task is never stored and its loop keeps receiving after the sheet is
-    /// gone — a leak named by the task's call site, and a zombie delivery for every rotation.
-    static let orientation = Scenario("orientation") {
-        OrientationViewModel(mode: $0, environment: $1, parent: $2.lifetime)
-    }
-}
-
-extension OrientationViewModel: ScenarioContent {
+/// Scenario 1: a publisher and an async sequence of the orientation, side by side.
+///
+/// Teaches that a Combine subscription ends with its owner while a `Task` iterating an async
+/// sequence does not: bound, the task is stored in the view model's lifetime and both end with
+/// the sheet; leaky, the task is never stored and its loop keeps receiving after the sheet is
+/// gone — a leak named by the task's call site, and a zombie delivery for every rotation.
+extension OrientationViewModel: ScenarioModel {
     /// "Portrait from publisher/sequence: yes/no" and the values each received.
     func statusLines(style: LabStyle) -> [Line] {
         [
