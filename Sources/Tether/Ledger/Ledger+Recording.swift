@@ -101,7 +101,7 @@ extension Ledger {
         guard owner != nil || !cancelled.isEmpty else { return }
         let now = clock.now
         let (deadline, reports) = state.withLock { state -> (Duration?, [LeakReport]) in
-            if completingEnd { state.endsInProgress -= 1 }
+            if completingEnd { state.verdicts.finishEnd() }
             state.lifetimeEnded(
                 owner: owner, ownerEnded: ownerEnded, cancelled: cancelled, released: released, at: now)
             return (state.takeVerdictDeadline(), state.takeUnheard())
@@ -125,7 +125,7 @@ extension Ledger {
     func beginEnd(of record: OwnerRecord) {
         let now = clock.now
         state.withLock { state in
-            state.endsInProgress += 1
+            state.verdicts.beginEnd()
             state.lifetimeEnded(
                 owner: record, ownerEnded: true, cancelled: ClosedEntries(), released: false, at: now)
         }

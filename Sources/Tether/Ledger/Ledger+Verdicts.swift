@@ -50,9 +50,7 @@ extension Ledger {
     /// When the next verdict falls due, if an owner waits for one: what `LeakTracker` lets its
     /// clock reach for an owner that ended while the grace period passed.
     package var nextVerdictDeadline: Duration? {
-        state.withLock { state in
-            state.pending.first { state.owners[$0.owner]?.state.awaitsVerdict == true }?.deadline
-        }
+        state.withLock { $0.nextVerdictDeadline }
     }
 
     /// Tells the leak handlers of `reports`, after the lock.
@@ -72,7 +70,7 @@ extension Ledger {
     func scheduleVerdicts(at deadline: Duration) {
         clock.schedule(at: deadline, tolerance: gracePeriod / 10) { [weak self] in
             guard let self else { return }
-            self.state.withLock { $0.verdictScheduled = false }
+            self.state.withLock { $0.verdicts.timerFired() }
             self.evaluateDueVerdicts()
         }
     }

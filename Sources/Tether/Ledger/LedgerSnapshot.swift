@@ -180,9 +180,9 @@ extension LedgerState {
                 state: Self.snapshotState(of: book.state),
                 age: now - book.record.created, entries: entries(book.entries.values))
         }
-        let leaks = reported.sorted { $0.value.order < $1.value.order }.map { owner, reported in
+        let leaks = self.leaks.inOrder.map { owner, leak in
             LedgerSnapshot.Leak(
-                current(reported.report, survivors: reported.survivors, of: owner),
+                current(leak.report, survivors: leak.survivors, of: owner),
                 covered: coveredOwners(by: owner.key))
         }
         return LedgerSnapshot(
@@ -205,8 +205,7 @@ extension LedgerState {
 
     /// The owners whose leaks the leak of `key` covers, and theirs, in the order they were judged.
     private func coveredOwners(by key: UInt64) -> [OwnerID] {
-        guard !covered.isEmpty else { return [] }
-        return (covered[key] ?? []).flatMap { child -> [OwnerID] in
+        leaks.covered(by: key).flatMap { child -> [OwnerID] in
             guard let book = owners[child], book.state.phase == .covered(by: key) else { return [] }
             return [id(of: book.record)] + coveredOwners(by: child.key)
         }

@@ -1,5 +1,5 @@
 /// An owner from tracked to settled: the ledger's side of ``OwnerState``. Every change of an
-/// owner's phase goes through ``apply(_:toOwnerAt:at:)``, which keeps the counters in step
+/// owner's phase goes through ``apply(_:to:at:)``, which keeps the counters in step
 /// with the phases and carries out the transition's effect.
 ///
 /// 1. ``LedgerState/makeOwner(type:site:at:parent:parentLink:)`` follows it: *alive*.
@@ -18,38 +18,21 @@ extension LedgerState {
     mutating func lifetimeEnded(
         owner: OwnerRecord?, ownerEnded: Bool, cancelled: ClosedEntries, released: Bool, at now: Duration
     ) {
-        var index = owner.flatMap { owners.slot(of: $0) }
-        if ownerEnded, let found = index, !apply(.ended, toOwnerAt: found, at: now) { index = nil }
+        let handle = owner?.handle
+        if ownerEnded, let handle { apply(.ended, to: handle, at: now) }
         cancelled.forEach { entry, wasPaused in
-            // Another owner's entry: that owner may settle and leave, but ours keeps its slot.
-            guard let found = index, entry.owner === owner else {
-                return close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
-            }
-            if !close(entry, reason: .cancelled, wasPaused: wasPaused, ownerAt: found, at: now) {
-                index = nil
-            }
+            close(entry, reason: .cancelled, wasPaused: wasPaused, at: now)
         }
-        if released, let found = index { apply(.released, toOwnerAt: found, at: now) }
+        if released, let handle { apply(.released, to: handle, at: now) }
     }
 
-    /// Moves `owner` on `event`. Returns false when the owner is not followed.
-    @discardableResult
-    mutating func apply(_ event: OwnerState.Event, to owner: OwnerHandle, at now: Duration) -> Bool {
-        guard let index = owners.slot(of: owner) else { return false }
-        apply(event, toOwnerAt: index, at: now)
-        return true
-    }
-
-    /// Moves the owner at `index` on `event` — the one place its phase changes — and carries out
-    /// the transition's effect. Returns false when the owner settled and was forgotten: `index` is
-    /// no longer valid. (No other effect adds or removes an owner, so otherwise `index` still
-    /// points at it.)
-    @discardableResult
-    mutating func apply(
-        _ event: OwnerState.Event, toOwnerAt index: Int, at now: Duration
-    ) -> Bool {
+    /// Moves `owner` on `event` — the one place an owner's phase changes — and carries out the
+    /// transition's effect; nothing when the owner is not followed (it settled and was
+    /// forgotten, by this move or an earlier one).
+    mutating func apply(_ event: OwnerState.Event, to owner: OwnerHandle, at now: Duration) {
+        guard let slot = owners.slot(of: owner) else { return }
         // One access to the book, in place: reading it out would copy it.
-        let move = owners.change(slot: index) { Self.move(&$0, on: event, at: now) }
+        let move = owners.change(slot: slot) { Self.move(&$0, on: event, at: now) }
         let (before, after) = (move.before, move.after)
         if before.released != after.released {
             counters.owners -= 1
@@ -59,24 +42,19 @@ extension LedgerState {
         if before.isReportedLeak != after.isReportedLeak { counters.leaks += after.isReportedLeak ? 1 : -1 }
         switch move.effect {
         case .none:
-            return true
+            break
         case .queueVerdict:
-            pending.append((now + gracePeriod, move.owner))
+            verdicts.enqueue(move.owner, dueAt: now + gracePeriod)
             log.append(time: now, kind: .ownerEnded, subject: .owner(move.tag), site: move.site)
-            return true
         case .reportLeak:
             recordLeak(of: move.owner, at: now)
-            return true
         case .cover(let ancestor):
-            covered[ancestor, default: []].append(move.owner)
-            return true
+            leaks.cover(move.owner, by: ancestor)
         case .releasedLate:
             log.append(time: now, kind: .releasedLate, subject: .owner(move.tag), site: move.site)
             forget(move.owner, at: now)
-            return false
         case .forget:
             forget(move.owner, at: now)
-            return false
         }
     }
 
@@ -116,12 +94,9 @@ extension LedgerState {
     /// covered: each is now covered by the next ancestor that covers, or is a leak of its own.
     private mutating func forget(_ owner: OwnerHandle, at now: Duration) {
         owners.remove(at: owner.slot)
-        if pending.last?.owner == owner { pending.removeLast() }
-        if !reported.isEmpty { reported.removeValue(forKey: owner) }
-        let key = owner.key
-        guard !covered.isEmpty, let children = covered.removeValue(forKey: key) else { return }
-        for child in children {
-            guard owners[child]?.state.phase == .covered(by: key), let record = owners[child]?.record
+        verdicts.forget(owner)
+        for child in leaks.forget(owner) {
+            guard owners[child]?.state.phase == .covered(by: owner.key), let record = owners[child]?.record
             else { continue }
             apply(.uncovered(coveredBy: coveringAncestor(of: record)), to: child, at: now)
         }

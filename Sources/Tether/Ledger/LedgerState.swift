@@ -1,5 +1,3 @@
-import DequeModule
-
 /// What a ``Ledger`` knows, behind its lock: the owners it follows with their live entries, the
 /// entries of nobody, the verdicts to run, the event log and the handlers. Every method runs under
 /// the ledger's lock and calls nothing outside it.
@@ -21,25 +19,14 @@ struct LedgerState {
     var owners = OwnerTable()
     /// Live entries with no owner followed (none, or one the ledger has forgotten), by key.
     var unowned: [UInt64: EntryBook] = [:]
-    /// Owners whose leak is covered by an ancestor's, by the ancestor's key.
-    var covered: [UInt64: [OwnerHandle]] = [:]
-    /// The leaks reported, by owner, with the keys of their survivors' entries and their
-    /// place in the order of reporting (a key of the one sequence, taken when the report is
-    /// made); kept while the owner is followed. Apart from the owners' books, which stay small for
-    /// it: few owners leak, and a report is large.
-    var reported: [OwnerHandle: (report: LeakReport, survivors: [UInt64], order: UInt64)] = [:]
-    /// Leaks reported since the last ``takeUnheard()``, for the leak handlers.
-    private(set) var unheard: [LeakReport] = []
+    /// The leaks reported, kept while their owners are followed, and whom they cover.
+    var leaks = LeakBook()
     var counters = LedgerSnapshot.Counters()
     var log: EventLog
     var sites = SiteTable()
     let gracePeriod: Duration
-    /// Verdicts to run, in order of deadline. Owners settled meanwhile are skipped.
-    var pending = Deque<(deadline: Duration, owner: OwnerHandle)>()
-    var verdictScheduled = false
-    /// Ends begun and not yet recorded whole (``Ledger/beginEnd(of:)``): no verdict is judged
-    /// meanwhile.
-    var endsInProgress = 0
+    /// The verdicts owed, in order of deadline.
+    var verdicts = VerdictQueue()
     var changeHandlers: [UInt64: @Sendable () -> Void] = [:]
     var leakWatchers: [UInt64: LeakWatcher] = [:]
     /// Growth found at checkpoints (``Ledger/checkpoint(scope:)``).
@@ -114,7 +101,7 @@ struct LedgerState {
         if let owner, let index = owners.slot(of: owner) {
             owners.change(slot: index) { $0.entries.insert(book) }
             countEntry(kind, at: entry.siteIndex, by: 1, ownerAt: index)
-            apply(.entryOpened, toOwnerAt: index, at: now)
+            apply(.entryOpened, to: owner.handle, at: now)
         } else {
             unowned[key] = book
         }
@@ -125,30 +112,21 @@ struct LedgerState {
 
     /// Closes an entry, and logs it, before its owner hears of it: the owner may settle then.
     mutating func close(_ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, at now: Duration) {
-        let index = entry.owner.flatMap { owners.slot(of: $0) }
-        close(entry, reason: reason, wasPaused: wasPaused, ownerAt: index, at: now)
-    }
-
-    /// As ``close(_:reason:wasPaused:at:)``, the entry's owner found at `index` (nil: not
-    /// followed). Returns false when the owner settled and was forgotten: `index` is no longer
-    /// valid.
-    @discardableResult
-    mutating func close(
-        _ entry: LedgerEntry, reason: EndReason, wasPaused: Bool, ownerAt index: Int?,
-        at now: Duration
-    ) -> Bool {
-        let book = index.flatMap { owners.change(slot: $0) { $0.entries.remove(key: entry.key) } }
-        let owned = book != nil
-        guard owned || unowned.removeValue(forKey: entry.key) != nil else { return true }
-        if let book, !reported.isEmpty, let owner = entry.owner { keepCounts(of: book, in: owner.handle) }
+        let owner = entry.owner?.handle
+        let slot = owner.flatMap { owners.slot(of: $0) }
+        let book = slot.flatMap { owners.change(slot: $0) { $0.entries.remove(key: entry.key) } }
+        guard book != nil || unowned.removeValue(forKey: entry.key) != nil else { return }
+        if let book, let owner, leaks.leak(of: owner) != nil {
+            leaks.entryEnded(entry.key, of: owner, as: survivor(book))
+        }
         counters[entry.kind] -= 1
         if wasPaused { counters.paused -= 1 }
         log.append(
             time: now, kind: reason == .cancelled ? .cancelled : .ended, subject: endSubject(entry, reason),
             entryKind: entry.kind, site: entry.siteIndex)
-        guard owned, let index else { return true }
-        countEntry(entry.kind, at: entry.siteIndex, by: -1, ownerAt: index)
-        return apply(.entryClosed, toOwnerAt: index, at: now)
+        guard book != nil, let slot, let owner else { return }
+        countEntry(entry.kind, at: entry.siteIndex, by: -1, ownerAt: slot)
+        apply(.entryClosed, to: owner, at: now)
     }
 
     /// Whom an entry's end concerns: its owner, and for a failure the error, as the event's text.
@@ -172,36 +150,32 @@ struct LedgerState {
     // MARK: - Verdicts
 
     /// The deadline to arm the verdict timer for, if one is needed and none is armed; marks it
-    /// armed. Drops settled owners from the front first, so no timer is armed for them.
+    /// armed.
     mutating func takeVerdictDeadline() -> Duration? {
-        while let first = pending.first, owners[first.owner]?.state.awaitsVerdict != true {
-            pending.removeFirst()
-        }
-        guard endsInProgress == 0, !verdictScheduled, let first = pending.first else { return nil }
-        verdictScheduled = true
-        return first.deadline
+        let owners = owners
+        return verdicts.armTimer { owners[$0]?.state.awaitsVerdict == true }
+    }
+
+    /// When the next verdict of an owner that awaits one falls due.
+    var nextVerdictDeadline: Duration? {
+        verdicts.nextDeadline { owners[$0]?.state.awaitsVerdict == true }
     }
 
     /// Judges up to `limit` owners whose grace period ended by `now`, in the order they ended (a
     /// parent before its children). Nil when none was due.
     mutating func judgeDueOwners(now: Duration, atMost limit: Int) -> Int? {
-        guard endsInProgress == 0, let first = pending.first, first.deadline <= now else { return nil }
+        guard verdicts.hasDue(at: now) else { return nil }
         var judged = 0
-        while judged < limit, let first = pending.first, first.deadline <= now {
-            pending.removeFirst()
-            guard let record = owners[first.owner]?.record else { continue }
-            apply(.judged(coveredBy: coveringAncestor(of: record)), to: first.owner, at: now)
+        while judged < limit, let owner = verdicts.takeDue(at: now) {
+            guard let record = owners[owner]?.record else { continue }
+            apply(.judged(coveredBy: coveringAncestor(of: record)), to: owner, at: now)
             judged += 1
         }
         return judged
     }
 
     /// The leaks reported since the last call, for the leak handlers.
-    mutating func takeUnheard() -> [LeakReport] {
-        guard !unheard.isEmpty else { return [] }
-        defer { unheard = [] }
-        return unheard
-    }
+    mutating func takeUnheard() -> [LeakReport] { leaks.takeUnheard() }
 
     /// Records a leak found now: its report names every entry of the owner still alive.
     mutating func recordLeak(of owner: OwnerHandle, at now: Duration) {
@@ -211,22 +185,11 @@ struct LedgerState {
         let report = LeakReport(
             owner: id(of: record), ownerSite: sites[record.siteIndex], endedAt: book.endedAt ?? now,
             foundAt: now, survivors: alive.map(survivor))
-        reported[owner] = (report, survivors: alive.map(\.entry.key), order: takeKey())
-        unheard.append(report)
+        leaks.report(report, of: owner, survivors: alive.map(\.entry.key), order: takeKey())
         let culprit = report.culprit
         log.append(
             time: now, kind: .leak, subject: .owner(record.tag), entryKind: culprit?.kind,
             site: culprit.map { sites.index(of: $0.site) } ?? record.siteIndex)
-    }
-
-    /// A survivor of `owner`'s reported leak ended: the report keeps what it delivered by then.
-    private mutating func keepCounts(of book: EntryBook, in owner: OwnerHandle) {
-        guard let leak = reported[owner], let index = leak.survivors.firstIndex(of: book.entry.key) else {
-            return
-        }
-        var survivors = leak.report.survivors
-        survivors[index] = survivor(book)
-        reported[owner] = (leak.report.counted(survivors), leak.survivors, leak.order)
     }
 
     /// A leak report's line for a live entry, with what it has delivered so far.
