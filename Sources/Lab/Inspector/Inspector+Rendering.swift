@@ -264,7 +264,7 @@ extension Inspector {
                 TextSpan(mark, style: theme.dimmed),
                 TextSpan(owner.id.description, style: owner.state == .leaked ? style.alarm : .bold),
                 TextSpan(" "), TextSpan(state, style: stateStyle),
-                TextSpan(" \(format(owner.age)) \(owner.site)", style: theme.dimmed),
+                TextSpan(" \(owner.age.compactText) \(owner.site)", style: theme.dimmed),
             ])
         case .entry(let entry, _, _):
             // A count Tether could not keep (a `.sink` handed over with `store(in:)`) is no zero.
@@ -272,7 +272,7 @@ extension Inspector {
             var spans = [
                 TextSpan("    \(entry.kind.rawValue) "),
                 TextSpan("\(entry.site)", style: .bold),
-                TextSpan(" \(delivered) \(format(entry.age))", style: theme.dimmed),
+                TextSpan(" \(delivered) \(entry.age.compactText)", style: theme.dimmed),
             ]
             if entry.paused { spans.append(TextSpan(" paused", style: theme.dimmed)) }
             if !entry.bound { spans.append(TextSpan(" unbound", style: theme.warning)) }
@@ -288,22 +288,10 @@ extension Inspector {
             let text = event.kind == .note ? (event.message ?? "") : event.summary
             let alarming = event.kind == .leak || event.kind == .zombie
             return Line([
-                TextSpan(format(event.time).leftPadded(toWidth: 7) + " ", style: style.theme.dimmed),
+                TextSpan(event.time.compactText.leftPadded(toWidth: 7) + " ", style: style.theme.dimmed),
                 TextSpan(
                     text, style: alarming ? style.alarm : (event.kind == .note ? style.theme.accent : .plain)),
             ])
         }
-    }
-
-    /// `850ms`, `1.25s`, `2m05s`.
-    static func format(_ d: Duration) -> String {
-        let ms = Int(d.components.seconds) * 1000 + Int(d.components.attoseconds / 1_000_000_000_000_000)
-        if ms < 1000 { return "\(ms)ms" }
-        if ms < 60_000 {
-            let hundredths = (ms % 1000) / 10
-            return "\(ms / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
-        }
-        let s = ms / 1000
-        return "\(s / 60)m\(s % 60 < 10 ? "0" : "")\(s % 60)s"
     }
 }

@@ -1,3 +1,5 @@
+import Tether
+
 /// One step of a key script: a key, or time passing (`wait:MS`).
 ///
 /// A plain value: `Sendable`.
@@ -10,7 +12,7 @@ public enum KeyStep: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .key(let key): key.name
         case .wait(let d):
-            "wait:\(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)"
+            "wait:\(d.wholeMilliseconds)"
         }
     }
 }

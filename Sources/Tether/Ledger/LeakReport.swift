@@ -96,7 +96,7 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
 
     /// The trace's first line: who leaked, how long after its end, where it was tracked.
     public var headline: String {
-        "\(owner) leaked: alive \(LeakReport.format(foundAt - endedAt)) after its end (tracked at \(ownerSite))"
+        "\(owner) leaked: alive \((foundAt - endedAt).compactText) after its end (tracked at \(ownerSite))"
     }
 
     private static let ownerFix =
@@ -124,15 +124,6 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         case (.binding, _):
             "unbind the properties when the owner ends"
         }
-    }
-
-    /// `300ms`, `1.25s`.
-    static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        if milliseconds < 1000 { return "\(milliseconds)ms" }
-        let hundredths = milliseconds % 1000 / 10
-        return "\(milliseconds / 1000).\(hundredths < 10 ? "0" : "")\(hundredths)s"
     }
 }
 
