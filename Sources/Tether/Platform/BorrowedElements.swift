@@ -12,8 +12,8 @@ extension Array where Element: AnyObject {
     ///
     /// For a hot loop that calls code the compiler cannot see (a stored closure): it then retains
     /// and releases each element around the call, two atomic operations an element, which is what
-    /// ``LiveData``'s dispatch would pay per observer (Benchmarks/README.md, "Issue 20's misses,
-    /// measured again"). A visitor, not a closure, so that the compiler specializes the loop for it.
+    /// ``LiveData``'s dispatch would pay per observer (measured in Benchmarks/README.md). A
+    /// visitor, not a closure, so that the compiler specializes the loop for it.
     ///
     /// Safe because the array is a value the caller holds: a mutation through another copy of it
     /// copies the storage first, so the storage this loop reads stays whole until it returns.
