@@ -13,7 +13,7 @@ extension Publisher where Failure == Never, Output: Sendable {
     ///     .asyncSink(priority: .utility, overlap: .latest) { value in
     ///         await store.save(value)
     ///     }
-    ///     .store(in: lifetime)
+    ///     .store(boundTo: lifetime)
     /// ```
     ///
     /// - Parameters:

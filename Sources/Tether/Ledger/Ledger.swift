@@ -22,7 +22,7 @@ import Synchronization
 ///     model.bag.dispose()
 /// }
 /// clock.advance(by: ledger.gracePeriod)
-/// #expect(ledger.snapshot().leaks.isEmpty)
+/// #expect(ledger.snapshotRearmingOnChange().leaks.isEmpty)
 /// ```
 ///
 /// Thread-safe: the state is behind one `Mutex`; handlers and clock calls run after it is
@@ -82,28 +82,30 @@ public final class Ledger: Sendable {
 
     // MARK: - Reading
 
-    /// A consistent picture of the ledger now. Taking one re-arms ``onChange(_:)`` handlers.
-    public func snapshot() -> LedgerSnapshot {
+    /// A consistent picture of the ledger now; taking one re-arms ``onChange(_:)`` handlers (the
+    /// next change calls them), as the name says.
+    public func snapshotRearmingOnChange() -> LedgerSnapshot {
         changePending.store(false, ordering: .releasing)
         let now = clock.now
         return state.withLock { $0.snapshot(at: now) }
     }
 
-    /// Live counts, without building the rest of a snapshot.
+    /// Live counts, without building the rest of a snapshot. Reading them re-arms nothing.
     public var counters: LedgerSnapshot.Counters { state.withLock { $0.countersNow } }
 
     /// Live counts, as ``counters``; taking them re-arms ``onChange(_:)`` handlers as
-    /// ``snapshot()`` does, for a watcher that follows only the counts (a metrics reporter).
-    public func takeCounters() -> LedgerSnapshot.Counters {
+    /// ``snapshotRearmingOnChange()`` does, for a watcher that follows only the counts (a metrics
+    /// reporter).
+    public func countersRearmingOnChange() -> LedgerSnapshot.Counters {
         changePending.store(false, ordering: .releasing)
         return counters
     }
 
-    /// Calls `handler` when the ledger changes — at most once between two ``snapshot()`` (or
-    /// ``takeCounters()``) calls, so a UI that re-renders from a snapshot gets coalesced updates
-    /// (and once more after another handler registers: the first change after it calls them all,
-    /// so that a handler is never left waiting on a change another handler was told of).
-    /// Costs nothing while no handler is registered.
+    /// Calls `handler` when the ledger changes — at most once between two reads that re-arm it
+    /// (``snapshotRearmingOnChange()``, ``countersRearmingOnChange()``), so a UI that re-renders
+    /// from a snapshot gets coalesced updates (and once more after another handler registers: the
+    /// first change after it calls them all, so that a handler is never left waiting on a change
+    /// another handler was told of). Costs nothing while no handler is registered.
     ///
     /// The handler runs on the thread that made the change, after the ledger is unlocked; keep it
     /// short (schedule a redraw). The registration lasts until the returned token is cancelled or

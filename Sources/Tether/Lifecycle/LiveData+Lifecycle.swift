@@ -12,7 +12,7 @@ extension LiveData {
     ///     let lifecycle = Lifecycle()
     ///     init(orientation: LiveData<Orientation>) {
     ///         lifecycle.lifetime.track(self)
-    ///         orientation.observe(self) { print("showing", $0) }
+    ///         orientation.observe(boundTo: self) { print("showing", $0) }
     ///     }
     /// }
     /// ```
@@ -24,7 +24,7 @@ extension LiveData {
     /// owner. Thread-safe; `handler` runs on the publishing thread, or on the thread that moved the
     /// lifecycle for the delivery made on activation.
     public func observe(
-        _ owner: some LifecycleOwner, fileID: StaticString = #fileID, line: UInt = #line,
+        boundTo owner: some LifecycleOwner, fileID: StaticString = #fileID, line: UInt = #line,
         _ handler: @escaping @Sendable (T) -> Void
     ) {
         let lifecycle = owner.lifecycle

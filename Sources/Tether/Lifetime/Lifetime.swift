@@ -3,9 +3,10 @@ import Synchronization
 /// A span that ends once — explicitly, or when its holder lets go of it — and cancels what it
 /// holds when it does.
 ///
-/// `Lifetime` is the primitive every Tether binding stands on. Add cancellation work to it with
-/// ``add(_:)``; when it ends:
-/// 1. it is marked ended (atomically: a concurrent ``add(_:)`` either lands before and is
+/// `Lifetime` is the primitive every Tether binding stands on. Bind to it with the APIs labelled
+/// `boundTo:` — `store(boundTo:)`, `sink(boundTo:)`, `Task(boundTo:)`, `forEach(boundTo:)`,
+/// `observe(_:boundTo:)` — or add work with ``onEnd(_:)``; when it ends:
+/// 1. it is marked ended (atomically: a concurrent binding either lands before and is
 ///    cancelled with the rest, or lands after and is cancelled at once);
 /// 2. what it holds is cancelled in reverse order of adding, after the lock is released — a
 ///    cancel that re-enters the lifetime (or deinitializes its owner) cannot deadlock;
@@ -21,7 +22,7 @@ import Synchronization
 ///     let lifetime = Lifetime()
 ///     init(events: some Publisher<Int, Never>) {
 ///         lifetime.track(self)
-///         events.sink { print($0) }.store(in: lifetime)
+///         events.sink { print($0) }.store(boundTo: lifetime)
 ///     }
 /// }
 /// ```
@@ -97,10 +98,10 @@ public final class Lifetime: Sendable {
     /// Creates a lifetime that records into `ledger` (the task's current ledger by default).
     ///
     /// - Parameters:
-    ///   - ledger: The ledger that records the lifetime's owner and bindings.
     ///   - parent: A lifetime whose end ends this one too; neither keeps the other alive. Leaks
     ///     are reported at the root owner: an owner whose parent leaked is not reported on its own.
-    public init(ledger: Ledger = .current, parent: Lifetime? = nil) {
+    ///   - ledger: The ledger that records the lifetime's owner and bindings.
+    public init(boundTo parent: Lifetime? = nil, ledger: Ledger = .current) {
         self.ledger = ledger
         self.parent = parent
         parent?.adopt(self)
@@ -170,30 +171,16 @@ public final class Lifetime: Sendable {
     /// How many actions the lifetime holds for its end: what it keeps alive until then.
     var actionCount: Int { state.withLock { ($0.first == nil ? 0 : 1) + $0.rest.count } }
 
-    /// Adds work to run when the lifetime ends; runs it at once if it already has.
+    /// Runs `work` when the lifetime ends; runs it at once if it already has.
     ///
-    /// The work is not a ledger entry; use ``add(_:fileID:line:)-(AnyCancellable,_,_)`` or the binding APIs for that.
+    /// The work is not a ledger entry; bind with the `boundTo:` APIs for that.
     @discardableResult
-    public func add(_ onEnd: @escaping @Sendable () -> Void) -> Token {
-        insert(.call(onEnd), entry: nil) ?? .ended
-    }
-
-    /// Binds a subscription: the cancellable is cancelled when the lifetime ends, and it is a
-    /// `subscription` entry in the ledger, attributed to this lifetime's owner.
-    ///
-    /// After handing it over, cancel the lifetime (or ``remove(_:)`` the token), not the
-    /// cancellable itself.
-    @discardableResult
-    public func add(_ cancellable: AnyCancellable, fileID: StaticString = #fileID, line: UInt = #line)
-        -> Token
-    {
-        bind(
-            .cancellable(cancellable), kind: .subscription,
-            site: CallSite(fileID: fileID, line: line)) ?? .ended
+    public func onEnd(_ work: @escaping @Sendable () -> Void) -> Token {
+        insert(.call(work), entry: nil) ?? .ended
     }
 
     /// Takes out what `token` added without running it (its ledger entry ends): work added with
-    /// ``add(_:)`` is dropped; a subscription handed over is released, and so cancelled, as a
+    /// ``onEnd(_:)`` is dropped; a subscription handed over is released, and so cancelled, as a
     /// released `AnyCancellable` is. Returns false when it is no longer there, or another
     /// lifetime gave the token.
     @discardableResult

@@ -25,7 +25,7 @@ extension LiveData {
         let entry = lifetime.ledger.open(
             .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: false)
         storage.register(
-            observer: observer, lifetime: disposeBag.lifetime, entry: entry, activation: .always,
+            observer: observer, lifetime: disposeBag, entry: entry, activation: .always,
             completion: completion)
     }
 }

@@ -81,11 +81,10 @@ public final class LiveData<T> {
         observer: AnyObject, disposeBag: DisposeBag, fileID: StaticString = #fileID, line: UInt = #line,
         completion: @escaping @Sendable (T) -> Void
     ) {
-        let lifetime = disposeBag.lifetime
-        let entry = lifetime.ledger.open(
-            .observer, owner: lifetime.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
+        let entry = disposeBag.ledger.open(
+            .observer, owner: disposeBag.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         storage.register(
-            observer: observer, lifetime: lifetime, entry: entry, activation: .always, completion: completion)
+            observer: observer, lifetime: disposeBag, entry: entry, activation: .always, completion: completion)
     }
 
     /// Removes every registration of `observer`. A completion removed during a dispatch is not

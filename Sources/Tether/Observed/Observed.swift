@@ -10,7 +10,7 @@
 /// }
 /// let player = Player()
 /// let lifetime = Lifetime()
-/// player.$position.observe(.did, in: lifetime) { new, old in print(old!, "→", new) }
+/// player.$position.observe(.did, boundTo: lifetime) { new, old in print(old!, "→", new) }
 /// player.position = 3     // prints "0 → 3"
 /// lifetime.end()          // the observation is removed
 /// player.position = 4     // prints nothing

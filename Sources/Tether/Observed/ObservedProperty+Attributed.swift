@@ -2,7 +2,7 @@ extension ObservedProperty {
     /// Observes with an observation *attributed* to `lifetime`'s owner but not bound to it: the
     /// naive observation that outlives its owner, made visible.
     ///
-    /// The twin of ``observe(_:in:fileID:line:using:)`` that `sink(attributedTo:)` is to
+    /// The twin of ``observe(_:boundTo:fileID:line:using:)`` that `sink(attributedTo:)` is to
     /// `sink(boundTo:)`: the observation is an `observer` entry (bound: false) owned by the
     /// lifetime's owner, but it is not removed when the lifetime ends — only by ``remove(_:)``,
     /// by being made obsolete and purged, or when the property deinitializes. A handler that

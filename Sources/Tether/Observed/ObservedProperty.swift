@@ -63,13 +63,13 @@ public final class ObservedProperty<Value> {
     /// owned by the lifetime's owner.
     ///
     /// ```swift
-    /// settings.$volume.observe(.did, in: lifetime) { new, _ in print(new) }
+    /// settings.$volume.observe(.did, boundTo: lifetime) { new, _ in print(new) }
     /// ```
     ///
     /// Observing in an ended lifetime registers nothing: the observation returned is removed.
     @discardableResult
     public func observe(
-        _ kind: ObservationType, in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
+        _ kind: ObservationType, boundTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> PropertyObservation {
         let entry = lifetime.ledger.open(

@@ -5,7 +5,8 @@ extension Task where Success == Void, Failure == Never {
     /// The task is not cancelled when the lifetime ends. Its `task` entry (bound: false) ends
     /// when `operation` returns, so a loop that outlives its owner shows up in the ledger, and
     /// the values Tether's async sequences hand it after the owner ended count as zombie
-    /// deliveries. Use ``Lifetime/task(priority:fileID:line:operation:)`` for the bound twin.
+    /// deliveries. Use ``_Concurrency/Task/init(boundTo:priority:fileID:line:operation:)`` for the
+    /// bound twin.
     ///
     /// ```swift
     /// Task.attributed(to: lifetime) {

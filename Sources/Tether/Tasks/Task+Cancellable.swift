@@ -40,14 +40,19 @@ extension Task {
     /// Binds the task to `lifetime`: it is cancelled when the lifetime ends (at once if it has).
     ///
     /// The task is a `task` entry owned by the lifetime's owner, made at this call site; the entry
-    /// ends when the lifetime cancels it.
+    /// ends when the lifetime cancels it. To start a task already bound, use
+    /// `Task(boundTo:priority:fileID:line:operation:)`.
     ///
     /// ```swift
-    /// Task { for await x in sequence { print(x) } }.store(in: lifetime)
+    /// Task { for await x in sequence { print(x) } }.store(boundTo: lifetime)
     /// ```
     ///
-    /// Thread-safe.
-    public func store(in lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line) {
+    /// - Returns: The token that takes the task out of the lifetime again, uncancelled. Thread-safe.
+    @discardableResult
+    public func store(boundTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line)
+        -> Lifetime.Token
+    {
         lifetime.bind(.call { self.cancel() }, kind: .task, site: CallSite(fileID: fileID, line: line))
+            ?? .ended
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// thread — the name, or what your `transform` returns.
 ///
 /// ```swift
-/// lifetime.task {
+/// Task(boundTo: lifetime) {
 ///     for await _ in NotificationCenter.default.tetherNotifications(named: .orientationDidChange) {
 ///         print("rotated")
 ///     }
@@ -22,7 +22,7 @@ import Synchronization
 /// iterating task is cancelled, when the loop ends (its iterator is released), or when the
 /// sequence is released without being iterated — nothing stays registered, nothing stays
 /// buffered. Notifications posted between making the sequence and iterating it are buffered.
-/// Iterate it once. Each element handed to a task started by ``Lifetime/task(priority:fileID:line:operation:)``
+/// Iterate it once. Each element handed to a task started by ``_Concurrency/Task/init(boundTo:priority:fileID:line:operation:)``
 /// or ``_Concurrency/Task/attributed(to:priority:fileID:line:operation:)`` counts as a delivery on its ledger entry.
 ///
 /// Thread-safe: notifications may be posted from any thread.

@@ -1,31 +1,36 @@
-extension Lifetime {
-    /// Starts a task bound to this lifetime: cancelled when the lifetime ends. On a lifetime that
+extension Task where Success == Void, Failure == Never {
+    /// Starts a task bound to `lifetime`: cancelled when the lifetime ends. On a lifetime that
     /// has already ended, the body never runs.
     ///
     /// The task is a `task` entry owned by the lifetime's owner, made at this call site. The entry
     /// ends when `operation` *returns*, not when it is cancelled: a loop that ignores cancellation
     /// stays visible, and leaks. While it runs, Tether's async sequences count each element they
-    /// hand it as a delivery.
+    /// hand it as a delivery. The bound twin of
+    /// ``_Concurrency/Task/attributed(to:priority:fileID:line:operation:)``.
     ///
     /// ```swift
-    /// lifetime.task {
+    /// Task(boundTo: lifetime) {
     ///     for await _ in center.tetherNotifications(named: .rotated) { print("rotated") }
     /// }
     /// ```
     ///
-    /// - Returns: The task, already bound; there is no need to store it. Thread-safe.
+    /// The task is already bound: there is no need to store it. Thread-safe.
     @discardableResult
-    public func task(
-        priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    public init(
+        boundTo lifetime: Lifetime, priority: TaskPriority? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Void
-    ) -> Task<Void, Never> {
+    ) {
         let site = CallSite(fileID: fileID, line: line)
-        return startTask(priority: priority, site: site, counting: false, operation) { operation, entry in
+        self = lifetime.startTask(priority: priority, site: site, counting: false, operation) {
+            operation, entry in
             await LedgerEntry.binding(entry) { await operation() }
             return .ended
         }
     }
+}
 
+extension Lifetime {
     /// Starts a task bound to this lifetime, a `task` entry at `site`, that runs `run(operation,
     /// entry)` and ends the entry as `run` says; on a lifetime that has ended, `run` never runs.
     ///
