@@ -25,7 +25,7 @@ func startLoop(_ raw: Bool, over values: AsyncStream<Int>, in owner: ProfileTask
     if raw {
         Task {
             for await _ in values { done.tick() }
-        }.store(in: owner.bag)
+        }.store(boundTo: owner.bag)
     } else {
         values.forEach(boundTo: owner.bag) { _ in done.tick() }
     }

@@ -5,7 +5,7 @@ import Tether
 // (Benchmarks/Tasks/TaskNames.swift), `count` tasks started and awaited, for callgrind.
 // `unnamed` and `named` are a bare `Task {}` without and with a name made as Tether makes one
 // (`named-once`: with a name made once, what the runtime alone costs);
-// `tether` a tracked owner's `bag.task {}` in a ledger that is on, the owner gone at once.
+// `tether` a tracked owner's `Task(boundTo: bag) {}` in a ledger that is on, the owner gone at once.
 
 /// Runs the case off the main thread and waits for it (the main thread is not the pool's).
 func profileTaskNames(mode: String, count: Int) {
@@ -20,7 +20,7 @@ func profileTaskNames(mode: String, count: Int) {
             case "unnamed": tasks.append(Task {})
             case "named": tasks.append(Task(name: "ProfileTaskOwner#\(serial) \(site)") {})
             case "named-once": tasks.append(Task(name: site) {})
-            default: tasks.append(ProfileTaskOwner(ledger: ledger).bag.task {})
+            default: tasks.append(Task(boundTo: ProfileTaskOwner(ledger: ledger).bag) {})
             }
         }
         for task in tasks { await task.value }

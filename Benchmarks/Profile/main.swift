@@ -106,7 +106,7 @@ case "task-exit":
             Task.detached {
                 for await _ in values {}
                 exited.add(1)
-            }.store(in: owner.bag)
+            }.store(boundTo: owner.bag)
             return owner
         }
         let before = exited.value
@@ -315,6 +315,6 @@ final class BagOwner {
 
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
+        events.sink { [unowned self] in received &+= $0 }.store(boundTo: bag)
     }
 }

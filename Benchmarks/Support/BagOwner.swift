@@ -9,6 +9,6 @@ public final class BagOwner {
 
     public init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
+        events.sink { [unowned self] in received &+= $0 }.store(boundTo: bag)
     }
 }

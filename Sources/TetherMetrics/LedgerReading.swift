@@ -18,7 +18,7 @@ struct LedgerReading: Equatable, Sendable {
 
     /// Reads `ledger` now, and re-arms its change handlers, without building a snapshot.
     init(taking ledger: Ledger) {
-        let counters = ledger.takeCounters()
+        let counters = ledger.countersRearmingOnChange()
         owners = counters.owners
         ending = counters.ending
         subscriptions = counters.subscriptions

@@ -68,14 +68,14 @@ struct JudgedWindow: Sendable {
     private init(_ ledger: Ledger, turns: Turns) {
         self.ledger = ledger
         self.turns = turns
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         ownersBefore = Set(snapshot.owners.map(\.id))
         unownedBefore = snapshot.unowned.reduce(into: [:]) { $0[Mark($1, in: snapshot), default: 0] += 1 }
     }
 
     /// What the window made, as the ledger is now.
     func made() -> Made {
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         var made = Made()
         let covered = Set(snapshot.leaks.flatMap(\.covered))
         made.leaks = snapshot.leaks.filter { !ownersBefore.contains($0.owner) }

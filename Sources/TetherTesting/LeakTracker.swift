@@ -69,7 +69,7 @@ public struct LeakTracker: Sendable {
             guard let deadline = ledger.nextVerdictDeadline else { break }
             clock.advance(to: deadline)
         }
-        return ledger.snapshot()
+        return ledger.snapshotRearmingOnChange()
     }
 }
 

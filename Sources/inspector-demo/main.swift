@@ -23,7 +23,7 @@ final class DemoOwner {
 
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
-        events.sink { [unowned self] in received &+= $0 }.store(in: bag)
+        events.sink { [unowned self] in received &+= $0 }.store(boundTo: bag)
     }
 }
 

@@ -345,6 +345,6 @@ private final class DumpedOwner {
 
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
-        events.sink { _ in }.store(in: bag)
+        events.sink { _ in }.store(boundTo: bag)
     }
 }

@@ -25,7 +25,7 @@ import Tether
         await lab.press(.escape)
         #expect(lab.dump().stack == ["home"])
         #expect(lab.topSheet == nil)
-        let notes = lab.environment.ledger.snapshot().events.filter { $0.kind == .note }.compactMap(\.message)
+        let notes = lab.environment.ledger.snapshotRearmingOnChange().events.filter { $0.kind == .note }.compactMap(\.message)
         #expect(notes == ["presented fake (bound)", "dismissed fake"])
     }
 
@@ -44,7 +44,7 @@ import Tether
         #expect(lab.dump().orientation == "landscapeRight")
         await lab.press(.character("r"))
         #expect(lab.dump().orientation == "portrait")
-        let notes = lab.environment.ledger.snapshot().events.compactMap(\.message)
+        let notes = lab.environment.ledger.snapshotRearmingOnChange().events.compactMap(\.message)
         #expect(notes.first == "rotated → landscapeLeft")
     }
 

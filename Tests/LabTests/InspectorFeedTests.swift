@@ -15,12 +15,12 @@ import TetherInspector
         let ledger = lab.environment.ledger
         let feed = InspectorFeed()
         await lab.run(try KeyScript.parse("m 1 Esc wait:400 1 Esc wait:400"))
-        var snapshot = ledger.snapshot()
+        var snapshot = ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.count == 2)
         #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot))
         // Rotations reach the leaked tasks: their reports count zombie deliveries, so they change.
         await lab.run(try KeyScript.parse("r r 1 Esc wait:400"))
-        snapshot = ledger.snapshot()
+        snapshot = ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.count == 3)
         #expect(snapshot.leaks.contains { $0.report.survivors.contains { ($0.deliveriesAfterEnd ?? 0) > 0 } })
         #expect(feed.convert(snapshot) == InspectorSnapshot(snapshot))

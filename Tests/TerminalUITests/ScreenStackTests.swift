@@ -29,7 +29,7 @@ final class RecordingScreen: Screen {
         observation = lifecycle.observe(receiveCurrent: false) { [id] state in
             MainActor.assumeIsolated { recorder.events.append("\(id).\(state)") }
         }
-        _ = lifecycle.lifetime.add { [id] in
+        _ = lifecycle.lifetime.onEnd { [id] in
             MainActor.assumeIsolated { recorder.events.append("\(id).lifetimeEnded") }
         }
     }
@@ -159,10 +159,10 @@ extension ScreenStack {
             visit(stack, session, ledger: ledger, id: "accumulation")
             visit(stack, nil, ledger: ledger, id: "livedata")
         }
-        #expect(ledger.snapshot().growth.map(\.scope) == ["accumulation"])
-        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+        #expect(ledger.snapshotRearmingOnChange().growth.map(\.scope) == ["accumulation"])
+        #expect(ledger.snapshotRearmingOnChange().growth.map(\.counts) == [[1, 2, 3]])
         visit(stack, nil, ledger: ledger, id: "livedata")
-        #expect(ledger.snapshot().growth.count == 1)
+        #expect(ledger.snapshotRearmingOnChange().growth.count == 1)
     }
 
     /// Each dismissal is a repetition: three visits that each leave one more subscription in a
@@ -173,9 +173,9 @@ extension ScreenStack {
         let stack = ScreenStack(root: RecordingScreen("home", recorder: Recorder(), ledger: ledger))
         visit(stack, session, ledger: ledger)
         visit(stack, session, ledger: ledger)
-        #expect(ledger.snapshot().growth.isEmpty, "two repetitions are not enough")
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty, "two repetitions are not enough")
         visit(stack, session, ledger: ledger)
-        let growth = ledger.snapshot().growth
+        let growth = ledger.snapshotRearmingOnChange().growth
         #expect(growth.map(\.owner) == [session.bag.ownerID])
         #expect(growth.map(\.counts) == [[1, 2, 3]])
     }
@@ -192,7 +192,7 @@ extension ScreenStack {
             session.keepOneMore()
             stack.dismiss(a)
         }
-        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+        #expect(ledger.snapshotRearmingOnChange().growth.map(\.counts) == [[1, 2, 3]])
     }
 
     /// Closing an overlay (help, a report) is reading, not a repetition: it leaves a growth being
@@ -208,12 +208,12 @@ extension ScreenStack {
         stack.present(help)
         stack.dismiss(help)
         visit(stack, session, ledger: ledger)
-        #expect(ledger.snapshot().growth.map(\.counts) == [[1, 2, 3]])
+        #expect(ledger.snapshotRearmingOnChange().growth.map(\.counts) == [[1, 2, 3]])
         // A sheet's dismissal with nothing more kept is a flat checkpoint: the growth stops.
         let sheet = RecordingScreen("sheet", recorder: Recorder(), presentation: .sheet(), ledger: ledger)
         stack.present(sheet)
         stack.dismiss(sheet)
-        #expect(ledger.snapshot().growth.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty)
     }
 
     /// Tearing everything down (the app's end) is not a repetition.
@@ -225,7 +225,7 @@ extension ScreenStack {
         visit(stack, session, ledger: ledger)
         session.keepOneMore()
         stack.tearDownAll()
-        #expect(ledger.snapshot().growth.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty)
         withExtendedLifetime(session) {}
     }
 }
@@ -243,6 +243,6 @@ private final class Session {
     }
 
     func keepOneMore() {
-        subject.sink { _ in }.store(in: bag)
+        subject.sink { _ in }.store(boundTo: bag)
     }
 }

@@ -63,10 +63,10 @@ import TetherInspector
         let subject = PassthroughSubject<Int, Never>()
         let session = Ledger.$current.withValue(ledger) { TestOwner(subject) }
         for _ in 0..<3 {
-            subject.sink { _ in }.store(in: session.bag)
+            subject.sink { _ in }.store(boundTo: session.bag)
             ledger.checkpoint(scope: "settings")
         }
-        let snapshot = InspectorSnapshot(ledger.snapshot())
+        let snapshot = InspectorSnapshot(ledger.snapshotRearmingOnChange())
         #expect(snapshot.growth.map(\.scope) == ["settings"])
         let line = InspectorMessage.snapshot(snapshot).encodedLine()
         #expect(try InspectorMessage.decode(line: line) == .snapshot(snapshot))

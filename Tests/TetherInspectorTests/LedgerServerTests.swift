@@ -67,7 +67,7 @@ private final class DeliveringOwner {
         let (_, log) = try await connect()
         await log.waitForSnapshot()
         #expect(try await server.inspect { !$0.isTimerArmed && $0.snapshotsTaken == 1 })
-        _ = ledger.snapshot()  // reading the ledger is no change
+        _ = ledger.snapshotRearmingOnChange()  // reading the ledger is no change
         _ = ledger.counters
         #expect(try await server.inspect { !$0.isTimerArmed && $0.snapshotsTaken == 1 })
         ledger.note("marker")

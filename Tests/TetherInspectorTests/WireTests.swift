@@ -99,7 +99,7 @@ import Tether
         owner.bag.end()
         subject.send(2)
         clock.advance(by: ledger.gracePeriod)
-        let leak = try #require(ledger.snapshot().leaks.first)
+        let leak = try #require(ledger.snapshotRearmingOnChange().leaks.first)
         let wire = InspectorLeakReport(leak.report)
         #expect(wire.owner == leak.report.owner)
         #expect(wire.ownerSite == InspectorSnapshot.Site(leak.report.ownerSite))
@@ -110,7 +110,7 @@ import Tether
         #expect(wire.signature == leak.signature)
         #expect(wire.trace == leak.report.description)
         #expect(wire.headline == leak.report.headline)
-        let snapshot = InspectorSnapshot(ledger.snapshot())
+        let snapshot = InspectorSnapshot(ledger.snapshotRearmingOnChange())
         #expect(snapshot.leaks.first?.report == wire)
         #expect(try roundTrip(.snapshot(snapshot)) == .snapshot(snapshot))
         withExtendedLifetime(owner) {}
@@ -148,16 +148,16 @@ import Tether
         let subject = PassthroughSubject<Int, Never>()
         let session = Ledger.$current.withValue(ledger) { TestOwner(subject) }
         for _ in 0..<3 {
-            subject.sink { _ in }.store(in: session.bag)
+            subject.sink { _ in }.store(boundTo: session.bag)
             ledger.checkpoint()
         }
-        let report = try #require(ledger.snapshot().growth.first)
+        let report = try #require(ledger.snapshotRearmingOnChange().growth.first)
         let wire = InspectorGrowthReport(report)
         #expect(wire.owner == report.owner && wire.ownerSite == InspectorSnapshot.Site(report.ownerSite))
         #expect(wire.kind == report.kind && wire.site == InspectorSnapshot.Site(report.site))
         #expect(wire.counts == report.counts && wire.live == report.live)
         #expect(wire.signature == report.signature && wire.trace == report.description)
-        let snapshot = InspectorSnapshot(ledger.snapshot())
+        let snapshot = InspectorSnapshot(ledger.snapshotRearmingOnChange())
         #expect(snapshot.growth == [wire])
         #expect(try roundTrip(.snapshot(snapshot)) == .snapshot(snapshot))
         withExtendedLifetime(session) {}
@@ -228,7 +228,7 @@ import Tether
             return (kept, leaked)
         }
         clock.advance(by: .seconds(1))
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.count == 1)
         let wire = InspectorSnapshot(snapshot, sequence: 3)
         #expect(wire.counters == snapshot.counters)

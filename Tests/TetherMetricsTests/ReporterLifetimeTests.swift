@@ -124,7 +124,7 @@ import TetherMetrics
         // Like a UI that renders a snapshot when told of a change: told once per snapshot,
         // however often the reporter reads.
         for round in 1...3 {
-            _ = fixture.ledger.snapshot()
+            _ = fixture.ledger.snapshotRearmingOnChange()
             let before = calls.value
             for _ in 0..<100 { _ = fixture.run { Plain() } }
             // One call for the change after the snapshot; at most one more after the reporter's

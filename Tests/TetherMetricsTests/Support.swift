@@ -147,7 +147,7 @@ final class Screen {
     init(events: PassthroughSubject<Int, Never>, orientation: LiveData<Int>, clock: ManualClock) {
         bag.track(self)
         events.sink(boundTo: bag) { _ in }
-        bag.task { try? await clock.sleep(for: .seconds(1_000_000)) }  // until cancelled
+        Task(boundTo: bag) { try? await clock.sleep(for: .seconds(1_000_000)) }  // until cancelled
         orientation.add(observer: self, disposeBag: bag) { _ in }
     }
 }

@@ -61,7 +61,7 @@ private func next(_ count: Int, of steps: inout AsyncStream<Step>.Iterator) asyn
             let subject = PassthroughSubject<Int, Never>()
             do {
                 let owner = StreamsOwner()
-                subject.asyncSink(receiveValue: body(clock, logger)).store(in: owner.bag)
+                subject.asyncSink(receiveValue: body(clock, logger)).store(boundTo: owner.bag)
                 subject.send(1)
                 subject.send(2)
                 _ = await next(2, of: &steps)

@@ -34,7 +34,7 @@ import Testing
         let fixture = LedgerFixture()
         await Task { Task.countDelivery() }.value
         Task.countDelivery()
-        #expect(fixture.ledger.snapshot().events.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.isEmpty)
     }
 
     /// A worker made inside a screen's bound task starts its own loop there: the loop inherits
@@ -46,19 +46,19 @@ import Testing
         let loop = Slot<Task<Void, Never>>()
         var screen: Model? = fixture.run { Model() }
         await fixture.run {
-            screen!.bag.task {
+            Task(boundTo: screen!.bag) {
                 loop.put(Task { for await _ in ticks { Task.countDelivery() } })
                 Task.countDelivery()  // the screen's own task: counted on its entry
             }
         }.value
-        #expect(fixture.ledger.snapshot().events.filter { $0.kind == .zombie }.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.filter { $0.kind == .zombie }.isEmpty)
         screen?.bag.dispose()
         screen = nil
         send.yield(1)
         send.finish()
         await loop.value?.value
         #expect(fixture.ledger.counters.zombies == 0, "the worker's value is no zombie of the screen")
-        #expect(fixture.ledger.snapshot().events.filter { $0.kind == .zombie }.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.filter { $0.kind == .zombie }.isEmpty)
     }
 
     /// Once a bound task's operation has returned, its binding names no task, not even one with
@@ -92,7 +92,7 @@ import Testing
         }
         value.value = 1
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         let leak = try #require(snapshot.leaks.first)
         #expect(leak.kind == .observer)
         #expect(leak.site.description == "AttributedBindingTests.swift:\(line)")

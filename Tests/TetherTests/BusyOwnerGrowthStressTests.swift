@@ -25,7 +25,7 @@ struct BusyOwnerGrowthStressTests {
         let server = Ledger.$current.withValue(ledger) { Server() }
         let seen = Recorder<Int>()
         for _ in 0..<400 {
-            server.bag.task {
+            Task(boundTo: server.bag) {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
                 seen.record(ledger.counters.tasks)
                 ledger.checkpoint(scope: "request")

@@ -77,7 +77,7 @@ private struct Heard {
         feed.yield(2)
         #expect(await heard.next() == 1)
         #expect(await heard.next() == 2)
-        let entry = fixture.ledger.snapshot().owners.first?.entries.first
+        let entry = fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first
         #expect(entry?.kind == .task)
         #expect(entry?.bound == true)
         #expect(entry?.owner?.description == "StreamsOwner#1")
@@ -88,7 +88,7 @@ private struct Heard {
         #expect(fixture.ledger.counters.tasks == 0)
         #expect(fixture.ledger.counters.zombies == 0)
         #expect(
-            fixture.ledger.snapshot().events.last?.summary
+            fixture.ledger.snapshotRearmingOnChange().events.last?.summary
                 == "cancelled task StreamsOwner#1 ForEachTests.swift:\(line)")
     }
 
@@ -110,7 +110,7 @@ private struct Heard {
         heard.continuation.finish()
         #expect(await heard.next() == nil, "nothing reaches the body after its owner's end")
         fixture.passGracePeriod()
-        #expect(fixture.ledger.snapshot().leaks.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty)
         #expect(fixture.ledger.counters.zombies == 0)
     }
 
@@ -126,7 +126,7 @@ private struct Heard {
         await task.value
         #expect(ran.events.isEmpty)
         #expect(fixture.ledger.counters.tasks == 0)
-        #expect(fixture.ledger.snapshot().events.suffix(2).map(\.kind) == [.created, .cancelled])
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.suffix(2).map(\.kind) == [.created, .cancelled])
     }
 
     @Test func aSequenceThatFinishesByItselfEndsTheEntryAndLeavesTheLifetime() async {
@@ -140,13 +140,13 @@ private struct Heard {
         await task.value
         #expect(ran.events == [1])
         #expect(fixture.ledger.counters.tasks == 0)
-        let end = fixture.ledger.snapshot().events.last
+        let end = fixture.ledger.snapshotRearmingOnChange().events.last
         #expect(end?.kind == .ended)
         #expect(end?.message == nil)
-        let events = fixture.ledger.snapshot().events.count
+        let events = fixture.ledger.snapshotRearmingOnChange().events.count
         owner.bag.end()
         #expect(
-            fixture.ledger.snapshot().events.dropFirst(events).map(\.kind) == [.ownerEnded],
+            fixture.ledger.snapshotRearmingOnChange().events.dropFirst(events).map(\.kind) == [.ownerEnded],
             "the lifetime no longer holds the finished loop: its end cancels nothing")
         #expect(owner.bag.isEnded)
     }
@@ -160,7 +160,7 @@ private struct Heard {
         await task.value
         #expect(ran.events == [1, 2])
         #expect(fixture.ledger.counters.tasks == 0)
-        let end = fixture.ledger.snapshot().events.last
+        let end = fixture.ledger.snapshotRearmingOnChange().events.last
         #expect(end?.kind == .ended)
         #expect(end?.message == "threw Jammed")
         #expect(end?.summary == "ended task StreamsOwner#1 threw Jammed ForEachTests.swift:\(line)")
@@ -176,7 +176,7 @@ private struct Heard {
         feed.finish(throwing: Jammed())
         await task.value
         #expect(ran.events == [7])
-        #expect(fixture.ledger.snapshot().events.last?.message == "threw Jammed")
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.last?.message == "threw Jammed")
     }
 
     /// Tether's own sequence counts what it hands a task of its own; through `forEach` each
@@ -192,7 +192,7 @@ private struct Heard {
         center.post(name: moved, object: nil)
         #expect(await heard.next() == 1)
         #expect(await heard.next() == 1)
-        #expect(fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 2)
+        #expect(fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 2)
         owner.bag.end()
         await task.value
         center.post(name: moved, object: nil)
@@ -220,7 +220,7 @@ private struct Heard {
         #expect(await heard.next() == 90)
         compass.heading = 180
         #expect(await heard.next() == 180)
-        #expect(fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 3)
+        #expect(fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 3)
         owner.bag.end()
         await task.value
         compass.heading = 270

@@ -227,14 +227,14 @@ private final class Holder {
             fused.subscribe(recorder)
             subject.send(1)
             subject.send(2)
-            let entries = ledger.snapshot().unowned
+            let entries = ledger.snapshotRearmingOnChange().unowned
             #expect(entries.map(\.kind) == [.subscription, .subscription])
             #expect(entries.map(\.deliveries) == [2, 2])
             cancellable.cancel()
             #expect(ledger.counters.subscriptions == 1)
             holder = nil
             #expect(ledger.counters.subscriptions == 0)
-            let ends = ledger.snapshot().events.filter { $0.entryKind == .subscription }.map(\.kind)
+            let ends = ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .subscription }.map(\.kind)
             #expect(ends == [.created, .created, .cancelled, .cancelled])
         }
     }

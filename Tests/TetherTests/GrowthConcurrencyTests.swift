@@ -9,7 +9,7 @@ private final class Service: Sendable {
 
 /// One call site for every subscription a service keeps.
 private func store(_ subscription: AnyCancellable, in service: Service) {
-    subscription.store(in: service.bag)
+    subscription.store(boundTo: service.bag)
 }
 
 @Suite struct GrowthConcurrencyTests {
@@ -38,7 +38,7 @@ private func store(_ subscription: AnyCancellable, in service: Service) {
                 group.addTask {
                     for _ in 0..<25 {
                         ledger.checkpoint()
-                        _ = ledger.snapshot().growth
+                        _ = ledger.snapshotRearmingOnChange().growth
                     }
                 }
             }
@@ -49,7 +49,7 @@ private func store(_ subscription: AnyCancellable, in service: Service) {
             store(updates.sink { _ in }, in: services[0])  // the same call site as in the race
             ledger.checkpoint()
         }
-        let growth = ledger.snapshot().growth
+        let growth = ledger.snapshotRearmingOnChange().growth
         #expect(growth.map(\.owner) == [OwnerID(typeName: "Service", serial: 1)])
         #expect(growth.first?.counts == [26, 27, 28])
         for service in services { service.bag.dispose() }

@@ -14,7 +14,7 @@ private final class SheetViewModel: Sendable {
 
     init(session: Session, updates: PassthroughSubject<Int, Never>, leaky: Bool) {
         bag.track(self)
-        updates.sink { [weak self] _ in _ = self }.store(in: leaky ? session.bag : bag)
+        updates.sink { [weak self] _ in _ = self }.store(boundTo: leaky ? session.bag : bag)
     }
 
     func dismiss() { bag.dispose() }

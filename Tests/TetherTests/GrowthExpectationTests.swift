@@ -13,7 +13,7 @@ private final class SheetModel: Sendable {
 
     init(session: Session, updates: PassthroughSubject<Int, Never>, leaky: Bool) {
         bag.track(self)
-        updates.sink { [weak self] _ in _ = self }.store(in: leaky ? session.bag : bag)
+        updates.sink { [weak self] _ in _ = self }.store(boundTo: leaky ? session.bag : bag)
     }
 }
 
@@ -43,7 +43,7 @@ private final class SheetModel: Sendable {
                     && $0.rawValue.contains("1 → 2 → 3")
             }
         }
-        #expect(ledger.snapshot().growth.isEmpty, "the helper takes no checkpoint")
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty, "the helper takes no checkpoint")
     }
 
     /// The helper's runs are no repetitions of anyone's: a scope whose repetitions surround it
@@ -64,12 +64,12 @@ private final class SheetModel: Sendable {
         visitSettings()
         await withKnownIssue {
             await expectNoGrowth(ledger: ledger) {
-                updates.sink { _ in }.store(in: session.bag)
+                updates.sink { _ in }.store(boundTo: session.bag)
             }
         }
         visitSettings()
         #expect(heard.events == ["settings [1, 2, 3]"])
-        #expect(ledger.snapshot().growth.map(\.scope) == ["settings"])
+        #expect(ledger.snapshotRearmingOnChange().growth.map(\.scope) == ["settings"])
         watch.cancel()
     }
 
@@ -106,7 +106,7 @@ private final class SheetModel: Sendable {
         let ledger = Ledger(clock: ManualClock())
         let updates = PassthroughSubject<Int, Never>()
         let session = Ledger.$current.withValue(ledger) { Session() }
-        for _ in 0..<4 { updates.sink { _ in }.store(in: session.bag) }  // there before: not growth
+        for _ in 0..<4 { updates.sink { _ in }.store(boundTo: session.bag) }  // there before: not growth
         var runs = 0
         await Ledger.$current.withValue(ledger) {
             await expectNoGrowth(repetitions: 2) {

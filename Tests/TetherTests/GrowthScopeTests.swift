@@ -15,7 +15,7 @@ private final class Visit: Sendable {
 
     init(session: Session, updates: PassthroughSubject<Int, Never>, leaky: Bool) {
         bag.track(self)
-        updates.sink { _ in }.store(in: leaky ? session.bag : bag)
+        updates.sink { _ in }.store(boundTo: leaky ? session.bag : bag)
     }
 }
 
@@ -34,7 +34,7 @@ private final class Visit: Sendable {
         fixture.ledger.checkpoint(scope: scope)
     }
 
-    private var growth: [GrowthReport] { fixture.ledger.snapshot().growth }
+    private var growth: [GrowthReport] { fixture.ledger.snapshotRearmingOnChange().growth }
 
     /// `m 7 Esc m 1 Esc` ×4 in the lab: a leaky visit of one sheet, a bound visit of another,
     /// four times. Before scopes, each bound visit was a flat checkpoint that ended the growth.

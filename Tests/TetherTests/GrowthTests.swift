@@ -19,7 +19,7 @@ private final class SheetModel: Sendable {
     init(session: Session, updates: PassthroughSubject<Int, Never>, leaky: Bool) {
         bag.track(self)
         updates.sink { [weak self] _ in _ = self }
-            .store(in: leaky ? session.bag : bag)
+            .store(boundTo: leaky ? session.bag : bag)
     }
 }
 
@@ -45,7 +45,7 @@ private final class Plain {}
         let session = fixture.run { Session() }
         presentSheet(3, leaky: true, session: session, updates: updates, in: fixture)
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         let report = try #require(snapshot.growth.first)
         #expect(snapshot.growth.count == 1)
         #expect(report.owner == OwnerID(typeName: "Session", serial: 1))
@@ -55,8 +55,8 @@ private final class Plain {}
         #expect(report.live == 3)
         #expect(snapshot.leaks.isEmpty, "each sheet model went: no verdict finds anything")
         presentSheet(2, leaky: true, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.map(\.counts) == [[3, 4, 5]])
-        #expect(fixture.ledger.snapshot().growth.map(\.live) == [5])
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.map(\.counts) == [[3, 4, 5]])
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.map(\.live) == [5])
     }
 
     @Test func aBoundSheetGrowsNothing() {
@@ -65,8 +65,8 @@ private final class Plain {}
         let session = fixture.run { Session() }
         presentSheet(5, leaky: false, session: session, updates: updates, in: fixture)
         fixture.passGracePeriod()
-        #expect(fixture.ledger.snapshot().growth.isEmpty)
-        #expect(fixture.ledger.snapshot().leaks.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty)
     }
 
     @Test func leakyThenBoundStopsGrowing() {
@@ -74,9 +74,9 @@ private final class Plain {}
         let updates = PassthroughSubject<Int, Never>()
         let session = fixture.run { Session() }
         presentSheet(3, leaky: true, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.count == 1)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.count == 1)
         presentSheet(1, leaky: false, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty)
     }
 
     @Test func tasksStoredInALongLivedBagGrow() throws {
@@ -85,10 +85,10 @@ private final class Plain {}
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let line: UInt = #line + 2
         for _ in 0..<3 {
-            session.bag.task { for await _ in stream {} }
+            Task(boundTo: session.bag) { for await _ in stream {} }
             fixture.ledger.checkpoint()
         }
-        let report = try #require(fixture.ledger.snapshot().growth.first)
+        let report = try #require(fixture.ledger.snapshotRearmingOnChange().growth.first)
         #expect(report.kind == .task)
         #expect(report.site.description == "GrowthTests.swift:\(line)")
         #expect(report.counts == [1, 2, 3])
@@ -105,7 +105,7 @@ private final class Plain {}
             value.add(observer: session, disposeBag: session.bag) { _ in }
             fixture.ledger.checkpoint()
         }
-        let report = try #require(fixture.ledger.snapshot().growth.first)
+        let report = try #require(fixture.ledger.snapshotRearmingOnChange().growth.first)
         #expect(report.kind == .observer)
         #expect(report.site.description == "GrowthTests.swift:\(line)")
         #expect(report.live == 3)
@@ -118,9 +118,9 @@ private final class Plain {}
         let updates = PassthroughSubject<Int, Never>()
         let session = fixture.run { Session() }
         presentSheet(2, leaky: true, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty)
         presentSheet(1, leaky: true, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.count == 1)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.count == 1)
     }
 
     @Test func aLedgerOfTwoRepetitionsGrowsAtTheSecond() throws {
@@ -131,9 +131,9 @@ private final class Plain {}
         let updates = PassthroughSubject<Int, Never>()
         var growth: [[GrowthReport]] = []
         for _ in 0..<2 {
-            updates.sink { _ in }.store(in: session.bag)
+            updates.sink { _ in }.store(boundTo: session.bag)
             ledger.checkpoint()
-            growth.append(ledger.snapshot().growth)
+            growth.append(ledger.snapshotRearmingOnChange().growth)
         }
         #expect(growth.map { $0.map(\.counts) } == [[], [[1, 2]]])
     }
@@ -146,7 +146,7 @@ private final class Plain {}
         let session = fixture.run { Session() }
         presentSheet(2, leaky: true, session: session, updates: updates, in: fixture)
         presentSheet(3, leaky: false, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty)
         #expect(heard.events.isEmpty)
         watch.cancel()
     }
@@ -162,13 +162,13 @@ private final class Plain {}
         presentSheet(4, leaky: true, session: session, updates: updates, in: fixture)
         #expect(heard.events == [[1, 2, 3]], "once, though it grew again at the fourth")
         presentSheet(1, leaky: false, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.isEmpty, "flat: stopped growing")
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty, "flat: stopped growing")
         presentSheet(3, leaky: true, session: session, updates: updates, in: fixture)
         #expect(heard.events == [[1, 2, 3], [5, 6, 7]], "a new episode")
         watch.cancel()
         presentSheet(1, leaky: false, session: session, updates: updates, in: fixture)
         presentSheet(3, leaky: true, session: session, updates: updates, in: fixture)
-        #expect(fixture.ledger.snapshot().growth.count == 1)
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.count == 1)
         #expect(heard.events == [[1, 2, 3], [5, 6, 7]])
     }
 
@@ -179,7 +179,7 @@ private final class Plain {}
         let other = fixture.run { Session() }
         let slot = LockedBox<AnyCancellable?>(nil)
         let watch = ledger.onGrowth { report in
-            heard.record("\(report.owner) \(ledger.snapshot().growth.count)")  // takes the lock
+            heard.record("\(report.owner) \(ledger.snapshotRearmingOnChange().growth.count)")  // takes the lock
             ledger.checkpoint()  // re-enters: what it finds comes after this call
             other.bag.end()  // ends a lifetime: the ledger's lock, the verdict's timer
             slot.withLock { $0 }?.cancel()  // cancels itself from inside: must not wait for itself
@@ -208,14 +208,14 @@ private final class Plain {}
             entries += [ledger.open(.task, owner: owner, site: site, bound: false)].compactMap { $0 }
             ledger.checkpoint()
         }
-        #expect(ledger.snapshot().growth.count == 1)
+        #expect(ledger.snapshotRearmingOnChange().growth.count == 1)
         ledger.ownerEnded(owner)
-        #expect(ledger.snapshot().growth.isEmpty, "an owner that ended is judged by its verdict")
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty, "an owner that ended is judged by its verdict")
         for _ in 0..<3 {
             entries += [ledger.open(.task, owner: owner, site: site, bound: false)].compactMap { $0 }
             ledger.checkpoint()
         }
-        #expect(ledger.snapshot().growth.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty)
         #expect(heard.events.count == 1)
         fixture.passGracePeriod()
         #expect(ledger.counters.leaks == 1)
@@ -227,8 +227,8 @@ private final class Plain {}
         let fixture = LedgerFixture()
         let updates = PassthroughSubject<Int, Never>()
         let session = fixture.run { Session() }
-        for _ in 0..<5 { updates.sink { _ in }.store(in: session.bag) }
-        #expect(fixture.ledger.snapshot().growth.isEmpty, "no checkpoint, no growth")
+        for _ in 0..<5 { updates.sink { _ in }.store(boundTo: session.bag) }
+        #expect(fixture.ledger.snapshotRearmingOnChange().growth.isEmpty, "no checkpoint, no growth")
         #expect(fixture.ledger.state.withLock { $0.growth.scopes.isEmpty && $0.growth.touched.isEmpty })
     }
 
@@ -243,7 +243,7 @@ private final class Plain {}
             report.description == """
                 AppSession#1 grows: 3 subscriptions at SheetViewModel.swift:31, +1 per repetition (tracked at AppSession.swift:12)
                 ╰─ live at the last 3 checkpoints: 1 → 2 → 3, and AppSession#1 is still alive
-                   fix: bind the subscription to the screen that makes it (`.store(in: model.bag)`), not to AppSession's bag
+                   fix: bind the subscription to the screen that makes it (`.store(boundTo: model.bag)`), not to AppSession's bag
                 """)
         #expect(report.signature == "AppSession grows subscription App/SheetViewModel.swift:31")
         let other = GrowthReport(
@@ -260,7 +260,7 @@ private final class Plain {}
         let updates = PassthroughSubject<Int, Never>()
         let session = fixture.run { Session() }
         presentSheet(4, leaky: true, session: session, updates: updates, in: fixture)
-        let report = try #require(fixture.ledger.snapshot().growth.first)
+        let report = try #require(fixture.ledger.snapshotRearmingOnChange().growth.first)
         #expect(handler.entries.count == 1)
         let record = try #require(handler.entries.first)
         #expect(record.level == .warning)

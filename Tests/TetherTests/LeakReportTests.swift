@@ -44,14 +44,14 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let center = NotificationCenter()
         let model = fixture.run { Forgetful(values: center.tetherNotifications(named: poked)) }
         center.post(name: poked, object: nil)
-        await waitUntil { fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 1 }
+        await waitUntil { fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 1 }
         model.bag.end()
         center.post(name: poked, object: nil)
         center.post(name: poked, object: nil)
         await waitUntil { fixture.ledger.counters.zombies == 2 }
         fixture.passGracePeriod()
 
-        let leak = try #require(fixture.ledger.snapshot().leaks.first)
+        let leak = try #require(fixture.ledger.snapshotRearmingOnChange().leaks.first)
         let report = leak.report
         #expect(report.owner == OwnerID(typeName: "Forgetful", serial: 1))
         #expect(report.ownerSite == Forgetful.trackedAt)
@@ -69,7 +69,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
                 Forgetful#1 leaked: alive 300ms after its end (tracked at LeakReportTests.swift:1001)
                 ╰─ task at LeakReportTests.swift:1002, not bound to its owner
                    3 values delivered, 2 after the end
-                   fix: store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)
+                   fix: store the task in the owner's bag (`.store(boundTo: bag)`, or start it with `Task(boundTo: bag) { }`)
                 """)
         model.task?.cancel()
         await model.task?.value
@@ -90,14 +90,14 @@ private let poked = Notification.Name("LeakReportTests.poked")
         center.post(name: poked, object: nil)
         await waitUntil { fixture.ledger.counters.zombies == 1 }
 
-        let now = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        let now = try #require(fixture.ledger.snapshotRearmingOnChange().leaks.first?.report)
         #expect(now.survivors.map(\.deliveriesAfterEnd) == [1])
         #expect(now.description.contains("1 value delivered, 1 after the end"))
         #expect(heard.events.map { $0.survivors.map(\.deliveriesAfterEnd) } == [[0]])
         #expect(now.signature == heard.events.first?.signature, "the same leak, counted further")
         model.task?.cancel()
         await model.task?.value
-        let ended = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        let ended = try #require(fixture.ledger.snapshotRearmingOnChange().leaks.first?.report)
         #expect(ended.survivors == now.survivors, "a survivor that ended keeps its last counts")
         watch.cancel()
     }
@@ -105,7 +105,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
     @Test func anOwnerThatOutlivesItsEndWithNothingBoundIsItsOwnSurvivor() throws {
         let fixture = LedgerFixture()
         let kept = leakOwner(in: fixture)
-        let report = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        let report = try #require(fixture.ledger.snapshotRearmingOnChange().leaks.first?.report)
         #expect(report.survivors.isEmpty)
         #expect(report.culprit == nil)
         #expect(report.signature == "Captured ← itself")
@@ -119,11 +119,11 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let second = LedgerFixture()
         var kept = [leakOwner(in: first), leakOwner(in: first), leakOwner(in: first)]
         kept.append(leakOwner(in: second))
-        let signatures = (first.ledger.snapshot().leaks + second.ledger.snapshot().leaks).map(\.signature)
+        let signatures = (first.ledger.snapshotRearmingOnChange().leaks + second.ledger.snapshotRearmingOnChange().leaks).map(\.signature)
         #expect(signatures.count == 4)
         #expect(Set(signatures).count == 1)
         #expect(!signatures[0].contains("#"), "no serial")
-        let groups = first.ledger.snapshot().leakGroups
+        let groups = first.ledger.snapshotRearmingOnChange().leakGroups
         #expect(groups.map(\.count) == [3])
         #expect(groups.first?.signature == signatures[0])
         kept.removeAll()
@@ -138,7 +138,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
         var kept: Captured? = leakOwner(in: fixture)
         #expect(heard.events == ["Captured#1"])
         kept = nil
-        #expect(fixture.ledger.snapshot().leaks.isEmpty, "released late")
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty, "released late")
         fixture.passGracePeriod()
         #expect(heard.events == ["Captured#1"])
         watch.cancel()
@@ -163,7 +163,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let watch = Slot<AnyCancellable>()  // lets the handler reach its own registration
         watch.put(
             ledger.onLeak { _ in
-                heard.record(ledger.snapshot().leaks.count)  // takes the ledger's lock
+                heard.record(ledger.snapshotRearmingOnChange().leaks.count)  // takes the ledger's lock
                 other.bag.end()  // records an end, schedules a verdict
                 watch.value?.cancel()  // cancels itself from inside
             })
@@ -209,7 +209,7 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let handler = InMemoryLogHandler()
         let reporting = fixture.ledger.reportLeaks(to: Logger(label: "leaks") { _ in handler })
         let kept = leakOwner(in: fixture)
-        let report = try #require(fixture.ledger.snapshot().leaks.first?.report)
+        let report = try #require(fixture.ledger.snapshotRearmingOnChange().leaks.first?.report)
         #expect(handler.entries.count == 1)
         let record = try #require(handler.entries.first)
         #expect(record.level == .warning)

@@ -7,7 +7,7 @@ import TetherTesting
         let tracker = LeakTracker()
         tracker.run {
             let holder = TrackedOwner()
-            PassthroughSubject<Int, Never>().sink { _ in }.store(in: holder.bag)
+            PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: holder.bag)
         }
         #expect(tracker.report().isEmpty)
         expectNoLeaks(tracker)
@@ -73,7 +73,7 @@ import TetherTesting
         let subject = PassthroughSubject<Int, Never>()
         let holder = tracker.run { TrackedOwner() }
         let line = #line + 1
-        subject.sink { _ in }.store(in: holder.bag)
+        subject.sink { _ in }.store(boundTo: holder.bag)
         let report = tracker.report()
         #expect(report.entries.count == 1)
         #expect(report.leftAlive.map(\.id) == holder.bag.ownerID.map { [$0] })

@@ -14,9 +14,9 @@ private final class Model {
 private final class LateTrackingModel {
     let bag = DisposeBag()
     init() {
-        PassthroughSubject<Int, Never>().sink { _ in }.store(in: bag)
+        PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: bag)
         bag.track(self)
-        PassthroughSubject<Int, Never>().sink { _ in }.store(in: bag)
+        PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: bag)
     }
 }
 
@@ -32,7 +32,7 @@ private final class ParentModel {
 
 private final class ChildModel {
     let bag: DisposeBag
-    init(parent: DisposeBag) { bag = DisposeBag(parent: parent) }
+    init(parent: DisposeBag) { bag = DisposeBag(boundTo: parent) }
 }
 
 @Suite struct LedgerTests {
@@ -48,11 +48,11 @@ private final class ChildModel {
         weak var record: OwnerRecord?
         fixture.run {
             let model = Model()
-            PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+            PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: model.bag)
             record = model.bag.ownerRecord
         }
         #expect(record == nil)
-        let events = fixture.ledger.snapshot().events
+        let events = fixture.ledger.snapshotRearmingOnChange().events
         #expect(events.map(\.kind) == [.created, .ownerEnded, .cancelled, .deinit])
         #expect(events.map(\.owner?.description) == Array(repeating: "Model#1", count: 4))
     }
@@ -69,7 +69,7 @@ private final class ChildModel {
         }
         ledger.note("hello", owner: OwnerID(typeName: "Note", serial: 1))
         for entry in entries { entry.end(.ended) }
-        let events = ledger.snapshot().events
+        let events = ledger.snapshotRearmingOnChange().events
         #expect(events.map(\.kind) == [.created, .created, .created, .note, .ended, .ended, .ended])
         #expect(events.map(\.site) == [first, second, first, nil, first, second, first])
         let id = ledger.ownerID(of: owner)
@@ -83,8 +83,8 @@ private final class ChildModel {
     @Test func ownerIdsCountPerType() {
         let fixture = LedgerFixture()
         let (first, second) = fixture.run { (Model(), Model()) }
-        #expect(first.bag.lifetime.ownerID?.description == "Model#1")
-        #expect(second.bag.lifetime.ownerID?.description == "Model#2")
+        #expect(first.bag.ownerID?.description == "Model#1")
+        #expect(second.bag.ownerID?.description == "Model#2")
         #expect(fixture.ledger.counters.owners == 2)
     }
 
@@ -93,9 +93,9 @@ private final class ChildModel {
         let subject = PassthroughSubject<Int, Never>()
         let model = fixture.run { Model() }
         let line: UInt = #line + 1
-        subject.sink { _ in }.store(in: model.bag)
-        let owner = try #require(fixture.ledger.snapshot().owners.first)
-        #expect(owner.id == model.bag.lifetime.ownerID)
+        subject.sink { _ in }.store(boundTo: model.bag)
+        let owner = try #require(fixture.ledger.snapshotRearmingOnChange().owners.first)
+        #expect(owner.id == model.bag.ownerID)
         #expect(owner.entries.map(\.kind) == [.subscription])
         #expect(owner.entries.first?.site.description == "LedgerTests.swift:\(line)")
         #expect(owner.entries.first?.bound == true)
@@ -106,11 +106,11 @@ private final class ChildModel {
         fixture.run {
             do {
                 let model = Model()
-                PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+                PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: model.bag)
             }
         }
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.isEmpty)
         #expect(snapshot.counters == LedgerSnapshot.Counters())
         #expect(snapshot.owners.isEmpty)
@@ -123,10 +123,10 @@ private final class ChildModel {
         fixture.clock.advance(by: .milliseconds(299))
         #expect(fixture.ledger.counters.leaks == 0)
         fixture.clock.advance(by: .milliseconds(1))
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters.leaks == 1)
         let leak = try #require(snapshot.leaks.first)
-        #expect(leak.owner == model.bag.lifetime.ownerID)
+        #expect(leak.owner == model.bag.ownerID)
         #expect(leak.kindName == "owner")
         #expect(leak.site.file == "LedgerTests.swift")
         #expect(snapshot.events.map(\.kind).suffix(2) == [.ownerEnded, .leak])
@@ -139,7 +139,7 @@ private final class ChildModel {
         fixture.passGracePeriod()
         #expect(fixture.ledger.counters.leaks == 1)
         model = nil
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters.leaks == 0)
         #expect(snapshot.leaks.isEmpty)
         #expect(snapshot.counters.owners == 0)
@@ -158,15 +158,15 @@ private final class ChildModel {
             fixture.clock.advance(by: .milliseconds(100))
         }
         fixture.passGracePeriod()
-        let found = fixture.ledger.snapshot().leaks.map(\.owner.description)
+        let found = fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description)
         #expect(found == [ids[2], ids[0], ids[1]])
 
         models[0] = nil
-        #expect(fixture.ledger.snapshot().leaks.map(\.owner.description) == [ids[2], ids[1]])
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description) == [ids[2], ids[1]])
         let later = fixture.run { Model() }
         later.bag.dispose()
         fixture.passGracePeriod()
-        let all = fixture.ledger.snapshot().leaks.map(\.owner.description)
+        let all = fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description)
         #expect(all == [ids[2], ids[1], later.bag.ownerID?.description])
     }
 
@@ -176,7 +176,7 @@ private final class ChildModel {
         screen.bag.dispose()
         #expect(screen.child.bag.isDisposed)
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.map(\.owner.typeName) == ["ParentModel"])
         #expect(snapshot.leaks.first?.covered == [screen.child.bag.ownerID].compactMap { $0 })
         #expect(snapshot.counters.leaks == 1)
@@ -194,7 +194,7 @@ private final class ChildModel {
         screen.bag.dispose()
         fixture.passGracePeriod()
         #expect(heard.events == ["ParentModel#1"])
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.map(\.owner.description) == ["ParentModel#1"])
         #expect(snapshot.leaks.first?.covered.map(\.description) == ["ChildModel#1"])
         #expect(snapshot.counters.leaks == 1)
@@ -211,9 +211,9 @@ private final class ChildModel {
         fixture.clock.advance(by: .milliseconds(100))
         screen!.bag.dispose()
         fixture.clock.advance(by: .milliseconds(200))  // the child's verdict: covered
-        #expect(fixture.ledger.snapshot().leaks.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty)
         screen = nil  // the parent goes before its verdict
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.map(\.owner.description) == ["ChildModel#1"])
         #expect(snapshot.counters.leaks == 1)
         withExtendedLifetime(child) {}
@@ -224,13 +224,13 @@ private final class ChildModel {
     @Test func anOwnerBelowAnUntrackedBagIsCoveredByTheOwnerAbove() {
         let fixture = LedgerFixture()
         let top = fixture.run { Model() }
-        let middle = fixture.run { DisposeBag(parent: top.bag) }
+        let middle = fixture.run { DisposeBag(boundTo: top.bag) }
         let leaf = fixture.run { ChildModel(parent: middle) }
         leaf.bag.track(leaf)
         top.bag.dispose()
         #expect(leaf.bag.isDisposed)
         fixture.passGracePeriod()
-        let leaks = fixture.ledger.snapshot().leaks
+        let leaks = fixture.ledger.snapshotRearmingOnChange().leaks
         #expect(leaks.map(\.owner) == top.bag.ownerID.map { [$0] })
         #expect(leaks.first?.covered == leaf.bag.ownerID.map { [$0] })
         #expect(fixture.ledger.counters.ending == 1)
@@ -250,7 +250,7 @@ private final class ChildModel {
         child.bag.track(child)
         child.bag.dispose()
         fixture.passGracePeriod()
-        let leaks = fixture.ledger.snapshot().leaks.map(\.owner)
+        let leaks = fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner)
         #expect(leaks == [unrelated.bag.ownerID, child.bag.ownerID].compactMap { $0 })
         #expect(fixture.ledger.counters.leaks == 2)
         #expect(fixture.ledger.counters.ending == 0)
@@ -261,7 +261,7 @@ private final class ChildModel {
     @Test func endingCountsTheOwnersOnTheirWayOut() {
         let fixture = LedgerFixture()
         func expectEnding(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.counters.ending == count, sourceLocation: sourceLocation)
             let ended = snapshot.owners.filter { $0.state == .ended }
             #expect(ended.count == count, sourceLocation: sourceLocation)
@@ -298,7 +298,7 @@ private final class ChildModel {
         fixture.run {
             let gone = Model()
             orphan = fixture.ledger.open(
-                .task, owner: gone.bag.lifetime.ownerRecord, site: CallSite(), bound: false)
+                .task, owner: gone.bag.ownerRecord, site: CallSite(), bound: false)
         }
         expectEnding(1)
         fixture.passGracePeriod()
@@ -313,13 +313,13 @@ private final class ChildModel {
         let model = fixture.run { Model() }
         let entry = try #require(
             fixture.ledger.open(
-                .observer, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: false))
+                .observer, owner: model.bag.ownerRecord, site: CallSite(), bound: false))
         entry.delivered()
         #expect(fixture.ledger.counters.zombies == 0)
         model.bag.dispose()
         entry.delivered()
         entry.delivered()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters.zombies == 2)
         #expect(snapshot.owners.first?.entries.first?.deliveries == 3)
         #expect(snapshot.events.filter { $0.kind == .zombie }.count == 2)
@@ -331,10 +331,10 @@ private final class ChildModel {
         let kept = fixture.run { Model() }
         let site = CallSite()
         let attributed = fixture.ledger.open(
-            .task, owner: kept.bag.lifetime.ownerRecord, site: site, bound: false)
+            .task, owner: kept.bag.ownerRecord, site: site, bound: false)
         kept.bag.dispose()
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         let leak = try #require(snapshot.leaks.first)
         #expect(leak.owner.typeName == "Model")
         #expect(leak.kind == .task)
@@ -352,14 +352,14 @@ private final class ChildModel {
         fixture.run {
             let gone = Model()
             orphan = fixture.ledger.open(
-                .task, owner: gone.bag.lifetime.ownerRecord, site: site, bound: false)
+                .task, owner: gone.bag.ownerRecord, site: site, bound: false)
         }
         fixture.passGracePeriod()
-        var snapshot = fixture.ledger.snapshot()
+        var snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.map(\.site) == [site])
         #expect(snapshot.counters.owners == 0)
         orphan?.end()
-        snapshot = fixture.ledger.snapshot()
+        snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters.leaks == 0)
         #expect(snapshot.counters.tasks == 0)
         #expect(snapshot.events.last?.kind == .releasedLate)
@@ -372,10 +372,10 @@ private final class ChildModel {
             let model = Model()
             // An entry the lifetime holds but cannot end (as a task that ignores cancellation).
             entry = fixture.ledger.open(
-                .task, owner: model.bag.lifetime.ownerRecord, site: CallSite(), bound: true)
+                .task, owner: model.bag.ownerRecord, site: CallSite(), bound: true)
         }
         fixture.passGracePeriod()
-        #expect(fixture.ledger.snapshot().leaks.map(\.kind) == [.task])
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.kind) == [.task])
         entry?.end()
     }
 
@@ -387,11 +387,11 @@ private final class ChildModel {
                 .task, owner: model.bag.ownerRecord, site: CallSite(line: UInt(line)), bound: false)
         }
         for index in [2, 5, 0] { entries[index]?.end() }
-        let open = fixture.ledger.snapshot().owners.first?.entries.map(\.site.line)
+        let open = fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.map(\.site.line)
         #expect(open == [1, 3, 4])
         #expect(fixture.ledger.counters.tasks == 3)
         for index in [4, 1, 3] { entries[index]?.end() }
-        #expect(fixture.ledger.snapshot().owners.first?.entries.isEmpty == true)
+        #expect(fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.isEmpty == true)
     }
 
     @Test func anEntryOfAnotherLedgerInALifetimeEndsInItsOwnLedger() {
@@ -404,14 +404,14 @@ private final class ChildModel {
         #expect(other.counters.observers == 1)
         panel.bag.dispose()
         #expect(other.counters.observers == 0)
-        #expect(other.snapshot().events.map(\.kind) == [.created, .cancelled])
-        #expect(fixture.ledger.snapshot().events.map(\.kind) == [.ownerEnded])
+        #expect(other.snapshotRearmingOnChange().events.map(\.kind) == [.created, .cancelled])
+        #expect(fixture.ledger.snapshotRearmingOnChange().events.map(\.kind) == [.ownerEnded])
     }
 
     @Test func eventLogKeepsOnlyTheNewest() {
         let ledger = Ledger(clock: ManualClock(), eventCapacity: 3)
         for index in 1...5 { ledger.note("event \(index)") }
-        #expect(ledger.snapshot().events.compactMap(\.message) == ["event 3", "event 4", "event 5"])
+        #expect(ledger.snapshotRearmingOnChange().events.compactMap(\.message) == ["event 3", "event 4", "event 5"])
     }
 
     @Test func anEventLogOfNoCapacityKeepsNothing() {
@@ -419,7 +419,7 @@ private final class ChildModel {
             let ledger = Ledger(clock: ManualClock(), eventCapacity: capacity)
             ledger.note("a")
             ledger.note("b")
-            #expect(ledger.snapshot().events.isEmpty)
+            #expect(ledger.snapshotRearmingOnChange().events.isEmpty)
         }
     }
 
@@ -430,11 +430,11 @@ private final class ChildModel {
         fixture.ledger.note("a")
         fixture.ledger.note("b")
         #expect(calls.events.count == 1)
-        _ = fixture.ledger.snapshot()
+        _ = fixture.ledger.snapshotRearmingOnChange()
         fixture.ledger.note("c")
         #expect(calls.events.count == 2)
         token.cancel()
-        _ = fixture.ledger.snapshot()
+        _ = fixture.ledger.snapshotRearmingOnChange()
         fixture.ledger.note("d")
         #expect(calls.events.count == 2)
     }
@@ -479,10 +479,10 @@ private final class ChildModel {
         let subject = PassthroughSubject<Int, Never>()
         Ledger.$current.withValue(ledger) {
             let model = Model()
-            subject.sink { _ in }.store(in: model.bag)
+            subject.sink { _ in }.store(boundTo: model.bag)
         }
         #expect(ledger.counters == LedgerSnapshot.Counters())
-        #expect(ledger.snapshot().events.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().events.isEmpty)
     }
 
     @Test func ownersEndingOnManyThreadsLeaveCleanCounters() async {
@@ -494,14 +494,14 @@ private final class ChildModel {
                     for _ in 0..<500 {
                         Ledger.$current.withValue(fixture.ledger) {
                             let model = Model()
-                            subject.sink { _ in }.store(in: model.bag)
+                            subject.sink { _ in }.store(boundTo: model.bag)
                         }
                     }
                 }
             }
         }
         fixture.passGracePeriod()
-        let snapshot = fixture.ledger.snapshot()
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters == LedgerSnapshot.Counters())
         #expect(snapshot.owners.isEmpty)
     }
@@ -602,7 +602,7 @@ private final class CountingClock: TetherClock {
         let second = Ledger.$current.withValue(ledger) { Model() }
         second.bag.dispose()
         clock.advance(by: ledger.gracePeriod)
-        #expect(ledger.snapshot().leaks.map(\.owner) == second.bag.ownerID.map { [$0] })
+        #expect(ledger.snapshotRearmingOnChange().leaks.map(\.owner) == second.bag.ownerID.map { [$0] })
         withExtendedLifetime(second) {}
     }
 
@@ -613,10 +613,10 @@ private final class CountingClock: TetherClock {
         Ledger.$current.withValue(ledger) {
             do {
                 let model = Model()
-                PassthroughSubject<Int, Never>().sink { _ in }.store(in: model.bag)
+                PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: model.bag)
             }
         }
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         #expect(snapshot.events.map(\.kind) == [.created, .ownerEnded, .cancelled, .deinit])
         #expect(snapshot.events.first?.site?.line == line)
         #expect(snapshot.owners.isEmpty)
@@ -629,10 +629,10 @@ private final class CountingClock: TetherClock {
         Ledger.$current.withValue(ledger) {
             let model = LateTrackingModel()
             #expect(ledger.counters.subscriptions == 2)
-            #expect(ledger.snapshot().owners.first?.entries.count == 1)
+            #expect(ledger.snapshotRearmingOnChange().owners.first?.entries.count == 1)
             withExtendedLifetime(model) {}
         }
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         #expect(
             snapshot.events.map(\.kind) == [.created, .created, .ownerEnded, .cancelled, .cancelled, .deinit])
         #expect(snapshot.owners.isEmpty)
@@ -661,7 +661,7 @@ private final class CountingClock: TetherClock {
         #expect(counters.owners == 64)
         #expect(counters.ending == 0)
         #expect(counters.subscriptions == 0)
-        #expect(ledger.snapshot().owners.count == 64)
+        #expect(ledger.snapshotRearmingOnChange().owners.count == 64)
         withExtendedLifetime(others) {}
     }
 
@@ -671,9 +671,9 @@ private final class CountingClock: TetherClock {
         var model: Model? = Ledger.$current.withValue(ledger) { Model() }
         model?.bag.dispose()
         #expect(clock.count == 1)
-        #expect(ledger.snapshot().owners.map(\.state) == [.ended])
+        #expect(ledger.snapshotRearmingOnChange().owners.map(\.state) == [.ended])
         model = nil
-        #expect(ledger.snapshot().owners.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().owners.isEmpty)
         clock.base.advance(by: ledger.gracePeriod)
         #expect(ledger.counters == LedgerSnapshot.Counters())
         #expect(clock.count == 1)  // nothing left to judge: not re-armed
@@ -689,11 +689,11 @@ private final class CountingClock: TetherClock {
         }
         #expect(clock.count == 1)
         clock.base.advance(by: ledger.gracePeriod)
-        let leak = try #require(ledger.snapshot().leaks.first)
+        let leak = try #require(ledger.snapshotRearmingOnChange().leaks.first)
         #expect(leak.kind == .task)
         entry?.end()
         #expect(ledger.counters.leaks == 0)
-        #expect(ledger.snapshot().owners.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().owners.isEmpty)
     }
 
     @Test func noOwnerIsJudgedBeforeItsGracePeriodEnds() {
@@ -704,7 +704,7 @@ private final class CountingClock: TetherClock {
         fixture.clock.advance(by: .milliseconds(10))
         second.bag.dispose()
         fixture.clock.advance(by: .milliseconds(290))  // first's grace ends
-        #expect(fixture.ledger.snapshot().leaks.map(\.owner) == [first.bag.lifetime.ownerID!])
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == [first.bag.ownerID!])
         fixture.clock.advance(by: .milliseconds(9))  // second's has not
         #expect(fixture.ledger.counters.leaks == 1)
         fixture.clock.advance(by: .milliseconds(30))

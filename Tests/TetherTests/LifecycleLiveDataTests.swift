@@ -18,7 +18,7 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(1)
             let screen = Screen()
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             screen.lifecycle.move(to: .created)
             live.publish(value: 2)
             #expect(seen.events == [])
@@ -39,7 +39,7 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData<Int>()
             let screen = Screen()
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             screen.lifecycle.move(to: .resumed)
             live.publish(value: 1)
             screen.lifecycle.move(to: .created)  // stop…
@@ -58,17 +58,17 @@ final class Screen: LifecycleOwner, Sendable {
         withLedger { ledger in
             let live = LiveData(0)
             let screen = Screen()
-            live.observe(screen) { _ in }
+            live.observe(boundTo: screen) { _ in }
             var paused: [Int] = [ledger.counters.paused]
             for state in [Lifecycle.State.created, .started, .resumed, .started, .created, .started] {
                 screen.lifecycle.move(to: state)
                 paused.append(ledger.counters.paused)
             }
             #expect(paused == [1, 1, 0, 0, 0, 1, 0])
-            let entry = ledger.snapshot().owners.first?.entries.first
+            let entry = ledger.snapshotRearmingOnChange().owners.first?.entries.first
             #expect(entry?.kind == .observer)
             #expect(entry?.state == .active)
-            #expect(ledger.snapshot().owners.first?.id.description == "Screen#1")
+            #expect(ledger.snapshotRearmingOnChange().owners.first?.id.description == "Screen#1")
         }
     }
 
@@ -77,7 +77,7 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(0)
             let screen = Screen()
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             screen.lifecycle.move(to: .resumed)
             screen.lifecycle.move(to: .destroyed)
             live.publish(value: 1)
@@ -86,7 +86,7 @@ final class Screen: LifecycleOwner, Sendable {
             #expect(ledger.counters.observers == 0)
             #expect(ledger.counters.paused == 0)
             #expect(
-                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .observer }.map(\.kind) == [
                     .created, .cancelled,
                 ])
         }
@@ -98,7 +98,7 @@ final class Screen: LifecycleOwner, Sendable {
             let seen = Recorder<Int>()
             do {
                 let screen = Screen()
-                live.observe(screen) { seen.record($0) }
+                live.observe(boundTo: screen) { seen.record($0) }
                 screen.lifecycle.move(to: .started)
             }
             #expect(live.observerCount == 0)
@@ -117,7 +117,7 @@ final class Screen: LifecycleOwner, Sendable {
             var screen: Screen? = Screen()
             let lifecycle = screen!.lifecycle
             lifecycle.move(to: .resumed)
-            live.observe(screen!) { seen.record($0) }
+            live.observe(boundTo: screen!) { seen.record($0) }
             screen = nil
             live.publish(value: 1)
             #expect(seen.events == [0])
@@ -135,9 +135,9 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(0)
             let screen = Screen()
             let taken = Slot<LedgerSnapshot>()
-            screen.lifecycle.lifetime.add { taken.put(ledger.snapshot()) }  // runs after the removal
+            screen.lifecycle.lifetime.onEnd { taken.put(ledger.snapshotRearmingOnChange()) }  // runs after the removal
             screen.lifecycle.move(to: .created)
-            live.observe(screen) { _ in }
+            live.observe(boundTo: screen) { _ in }
             #expect(ledger.counters.paused == 1)
             screen.lifecycle.lifetime.end()
             let snapshot = try #require(taken.value)
@@ -154,7 +154,7 @@ final class Screen: LifecycleOwner, Sendable {
             let screen = Screen()
             screen.lifecycle.move(to: .destroyed)
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             live.publish(value: 1)
             #expect(seen.events == [])
             #expect(live.observerCount == 0)
@@ -167,7 +167,7 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(0)
             let screen = Screen()
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             screen.lifecycle.move(to: .created)
             live.remove(observer: screen)
             #expect(ledger.counters.observers == 0)
@@ -187,7 +187,7 @@ final class Screen: LifecycleOwner, Sendable {
                 seen.record("viewer \(value)")
                 screen.lifecycle.move(to: .created)
             }
-            live.observe(screen) { seen.record("screen \($0)") }
+            live.observe(boundTo: screen) { seen.record("screen \($0)") }
             screen.lifecycle.move(to: .started)
             live.publish(value: 1)
             #expect(seen.events == ["viewer 1"])
@@ -204,7 +204,7 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(0)
             let screen = Screen()
             let seen = Recorder<Int>()
-            live.observe(screen) { seen.record($0) }
+            live.observe(boundTo: screen) { seen.record($0) }
             let rounds = 5_000
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { for value in 1...rounds { live.publish(value: value) } }

@@ -6,7 +6,7 @@ import Testing
     @Test func endCancelsInReverseOrderOfAdding() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-        for index in 1...3 { lifetime.add { recorder.record(index) } }
+        for index in 1...3 { lifetime.onEnd { recorder.record(index) } }
         lifetime.end()
         #expect(recorder.events == [3, 2, 1])
     }
@@ -65,7 +65,7 @@ import Testing
     @Test func endingTwiceRunsEverythingOnce() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-        lifetime.add { recorder.record(1) }
+        lifetime.onEnd { recorder.record(1) }
         lifetime.end()
         lifetime.end()
         #expect(recorder.events == [1])
@@ -76,7 +76,7 @@ import Testing
         let recorder = Recorder<String>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
         lifetime.end()
-        lifetime.add { recorder.record("late") }
+        lifetime.onEnd { recorder.record("late") }
         #expect(recorder.events == ["late"])
     }
 
@@ -84,7 +84,7 @@ import Testing
         let recorder = Recorder<String>()
         do {
             let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-            lifetime.add { recorder.record("ended") }
+            lifetime.onEnd { recorder.record("ended") }
             #expect(recorder.events.isEmpty)
         }
         #expect(recorder.events == ["ended"])
@@ -93,8 +93,8 @@ import Testing
     @Test func removedWorkDoesNotRunAtTheEnd() {
         let recorder = Recorder<Int>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-        let first = lifetime.add { recorder.record(1) }
-        lifetime.add { recorder.record(2) }
+        let first = lifetime.onEnd { recorder.record(1) }
+        lifetime.onEnd { recorder.record(2) }
         #expect(lifetime.remove(first))
         #expect(!lifetime.remove(first))
         lifetime.end()
@@ -108,8 +108,8 @@ import Testing
         let ledger = Ledger(clock: ManualClock())
         let screen = Lifetime(ledger: ledger)
         let session = Lifetime(ledger: ledger)
-        let token = screen.add { recorder.record("screen") }
-        session.add { recorder.record("session") }
+        let token = screen.onEnd { recorder.record("screen") }
+        session.onEnd { recorder.record("session") }
         #expect(!session.remove(token))
         session.end()
         #expect(recorder.events == ["session"])
@@ -122,11 +122,11 @@ import Testing
         let ledger = Ledger(clock: ManualClock())
         var gone: Lifetime? = Lifetime(ledger: ledger)
         let address = ObjectIdentifier(gone!)
-        let token = gone!.add {}
+        let token = gone!.onEnd {}
         gone = nil
         for _ in 0..<1_000 {
             let later = Lifetime(ledger: ledger)
-            later.add {}
+            later.onEnd {}
             #expect(!later.remove(token))
             if ObjectIdentifier(later) == address { break }
         }
@@ -138,7 +138,7 @@ import Testing
         let lifetime = fixture.run { Lifetime() }
         let subject = PassthroughSubject<Int, Never>()
         let received = Recorder<Int>()
-        let token = lifetime.add(subject.sink { received.record($0) })
+        let token = subject.sink { received.record($0) }.store(boundTo: lifetime)
         subject.send(1)
         #expect(lifetime.remove(token))
         subject.send(2)
@@ -150,9 +150,9 @@ import Testing
     @Test func cancelThatReentersTheLifetimeDoesNotDeadlock() {
         let recorder = Recorder<String>()
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
-        lifetime.add { [lifetime] in
+        lifetime.onEnd { [lifetime] in
             // Re-entering from inside the end: adds cancel at once, end is a no-op.
-            lifetime.add { recorder.record("added during end") }
+            lifetime.onEnd { recorder.record("added during end") }
             lifetime.end()
             recorder.record("outer")
         }
@@ -167,7 +167,7 @@ import Testing
         fixture.run {
             do {
                 let bag = DisposeBag()
-                subject.sink { received.record($0) }.store(in: bag)
+                subject.sink { received.record($0) }.store(boundTo: bag)
                 subject.send(1)
                 #expect(fixture.ledger.counters.subscriptions == 1)
             }
@@ -181,9 +181,9 @@ import Testing
         let recorder = Recorder<String>()
         let ledger = Ledger(clock: ManualClock())
         let parent = Lifetime(ledger: ledger)
-        let child = Lifetime(ledger: ledger, parent: parent)
-        child.add { recorder.record("child") }
-        parent.add { recorder.record("parent") }
+        let child = Lifetime(boundTo: parent, ledger: ledger)
+        child.onEnd { recorder.record("child") }
+        parent.onEnd { recorder.record("parent") }
         parent.end()
         #expect(child.isEnded)
         #expect(recorder.events == ["parent", "child"])
@@ -193,9 +193,9 @@ import Testing
     @Test func aChildThatEndedLeavesNothingInItsParent() {
         let ledger = Ledger(clock: ManualClock())
         let parent = Lifetime(ledger: ledger)
-        let kept = Lifetime(ledger: ledger, parent: parent)
-        Lifetime(ledger: ledger, parent: parent).end()
-        do { _ = Lifetime(ledger: ledger, parent: parent) }  // released: ends in its deinit
+        let kept = Lifetime(boundTo: parent, ledger: ledger)
+        Lifetime(boundTo: parent, ledger: ledger).end()
+        do { _ = Lifetime(boundTo: parent, ledger: ledger) }  // released: ends in its deinit
         #expect(parent.actionCount == 1)
         parent.end()
         #expect(kept.isEnded)
@@ -225,7 +225,7 @@ import Testing
             let counter = Recorder<Int>()
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
-                    group.addTask { lifetime.add { counter.record(index) } }
+                    group.addTask { lifetime.onEnd { counter.record(index) } }
                 }
                 group.addTask { lifetime.end() }
             }

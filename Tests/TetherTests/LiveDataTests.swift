@@ -88,7 +88,7 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
             do {
                 let viewer = Viewer()
                 live.add(observer: viewer, disposeBag: viewer.bag) { seen.record($0) }
-                let owners = ledger.snapshot().owners
+                let owners = ledger.snapshotRearmingOnChange().owners
                 #expect(owners.map(\.id.description) == ["Viewer#1"])
                 #expect(owners.first?.entries.map(\.kind) == [.observer])
                 #expect(ledger.counters.observers == 1)
@@ -170,7 +170,7 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
             live.add(observer: viewer, disposeBag: viewer.bag) { _ in }
             live.publish(value: 1)
             live.publish(value: 2)
-            let entry = ledger.snapshot().owners.first?.entries.first
+            let entry = ledger.snapshotRearmingOnChange().owners.first?.entries.first
             #expect(entry?.deliveries == 3)
             #expect(entry?.bound == true)
             #expect(entry?.site.file == "LiveDataTests.swift")
@@ -372,7 +372,7 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         }
         orientation.publish(value: 1)
         fixture.passGracePeriod()
-        var snapshot = fixture.ledger.snapshot()
+        var snapshot = fixture.ledger.snapshotRearmingOnChange()
         let leak = try #require(snapshot.leaks.first)
         #expect(leak.owner.typeName == "LiveDataAttributedTests.Model")
         #expect(leak.kind == .observer)
@@ -381,7 +381,7 @@ func withLedger<R>(_ body: (Ledger) throws -> R) rethrows -> R {
         #expect(received.events == [0, 1])
 
         longLived.dispose()
-        snapshot = fixture.ledger.snapshot()
+        snapshot = fixture.ledger.snapshotRearmingOnChange()
         #expect(snapshot.counters.leaks == 0)
         #expect(orientation.observerCount == 0)
     }

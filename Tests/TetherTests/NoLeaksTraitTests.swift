@@ -28,7 +28,7 @@ private final class LoopingModel: Sendable {
 
     init(_ ticks: AsyncStream<Int>) {
         bag.track(self)
-        bag.task {
+        Task(boundTo: bag) {
             for await _ in ticks { self.count.add(1, ordering: .relaxed) }
         }
     }
@@ -45,7 +45,7 @@ private final class LoopingModel: Sendable {
 
     @Test(.noLeaks) func aTaskStillWindingDownWhenTheBodyReturnsIsNoLeak() {
         let model = Model()
-        model.bag.task {
+        Task(boundTo: model.bag) {
             await untilCancelled()
             for _ in 0..<10 { await Task.yield() }  // a little work after the cancellation
         }
@@ -123,7 +123,7 @@ private final class LoopingModel: Sendable {
         let kept = Box<Lifetime>()
         let found = try await issues {
             let lifetime = Lifetime()  // no owner tracks it
-            lifetime.task { await untilCancelled() }
+            Task(boundTo: lifetime) { await untilCancelled() }
             kept.value = lifetime
         }
         #expect(found.count == 1, "\(found)")
@@ -162,7 +162,7 @@ private final class LoopingModel: Sendable {
         #expect(Ledger.current !== Ledger.shared)
         #expect(Ledger.current.counters == LedgerSnapshot.Counters())
         let model = Model()
-        model.bag.onDispose {}
+        model.bag.onEnd {}
     }
 
     @Test func andLeavesNothingBehind() {

@@ -36,7 +36,7 @@ final class Thermostat {
         } onChange: {
             changes.record(1)
         }
-        let observation: PropertyObservation = dial.$position.observe(.did, in: lifetime) { new, _ in
+        let observation: PropertyObservation = dial.$position.observe(.did, boundTo: lifetime) { new, _ in
             MainActor.assumeIsolated { thermostat.target = new }
         }
         dial.position = 25

@@ -83,6 +83,6 @@ private final class DialSession: Sendable {
             let screen = DialSession()
             Observations { dial.value }.forEach(boundTo: screen.bag) { _ in }
         }
-        #expect(ledger.snapshot().growth.isEmpty)
+        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty)
     }
 }

@@ -135,7 +135,7 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             property.observe(.all) { _, _ in }
             property.value = 1
             property.value = 2
-            #expect(ledger.snapshot().unowned.map(\.deliveries) == [4])
+            #expect(ledger.snapshotRearmingOnChange().unowned.map(\.deliveries) == [4])
         }
     }
 
@@ -150,7 +150,7 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             x.observe(.did) { new, _ in if new > 3 { x.value = 3 } }
             x.value = 5
             #expect((x.value, y.value) == (3, 3))
-            let binding = ledger.snapshot().unowned.first { $0.kind == .binding }
+            let binding = ledger.snapshotRearmingOnChange().unowned.first { $0.kind == .binding }
             #expect(binding?.deliveries == 1)
         }
     }
@@ -239,9 +239,9 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             let seen = Recorder<Int>()
             do {
                 let viewer = Viewer()
-                property.observe(.did, in: viewer.bag) { new, _ in seen.record(new) }
+                property.observe(.did, boundTo: viewer.bag) { new, _ in seen.record(new) }
                 property.value = 1
-                let owner = ledger.snapshot().owners.first
+                let owner = ledger.snapshotRearmingOnChange().owners.first
                 #expect(owner?.id.description == "Viewer#1")
                 #expect(owner?.entries.map(\.kind) == [.observer])
             }
@@ -249,7 +249,7 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             #expect(seen.events == [1])
             #expect(ledger.counters.observers == 0)
             #expect(
-                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .observer }.map(\.kind) == [
                     .created, .cancelled,
                 ])
         }
@@ -259,12 +259,12 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
         withLedger { ledger in
             let property = ObservedProperty(0)
             let lifetime = Lifetime()
-            let observation = property.observe(.did, in: lifetime) { _, _ in }
+            let observation = property.observe(.did, boundTo: lifetime) { _, _ in }
             #expect(property.remove(observation))
             #expect(ledger.counters.observers == 0)
             lifetime.end()
             #expect(
-                ledger.snapshot().events.filter { $0.entryKind == .observer }.map(\.kind) == [
+                ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .observer }.map(\.kind) == [
                     .created, .ended,
                 ])
         }
@@ -276,7 +276,7 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             let lifetime = Lifetime()
             lifetime.end()
             let seen = Recorder<Int>()
-            let observation = property.observe(.did, in: lifetime) { new, _ in seen.record(new) }
+            let observation = property.observe(.did, boundTo: lifetime) { new, _ in seen.record(new) }
             property.value = 1
             #expect(seen.events == [])
             #expect(!property.remove(observation))
@@ -298,10 +298,10 @@ func line(_ name: String, _ new: Int, _ old: Int?) -> String {
             let onChange = ledger.onChange {
                 writes.record(property.value)
                 property.value += 1
-                _ = ledger.takeCounters()  // re-arms this handler for the next change
+                _ = ledger.countersRearmingOnChange()  // re-arms this handler for the next change
             }
             let seen = Recorder<Int>()
-            property.observe(.did, in: lifetime) { new, _ in seen.record(new) }
+            property.observe(.did, boundTo: lifetime) { new, _ in seen.record(new) }
             onChange.cancel()
             #expect(writes.events.count >= 2, "a write landed while the observation was listed")
             #expect(seen.events == [])

@@ -21,7 +21,7 @@ extension Notification.Name {
         let changes = center.tetherNotifications(named: .orientationDidChange)
         Task { [weak self] in
             for await _ in changes { self?.rotations += 1 }
-        }.store(in: bag)  // cancelled when the model goes
+        }.store(boundTo: bag)  // cancelled when the model goes
     }
 }
 

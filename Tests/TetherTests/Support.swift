@@ -45,7 +45,7 @@ final class TrackedOwner {
 final class TrackedChild {
     let bag: DisposeBag
     init(parent: DisposeBag) {
-        bag = DisposeBag(parent: parent)
+        bag = DisposeBag(boundTo: parent)
         bag.track(self)
     }
 }

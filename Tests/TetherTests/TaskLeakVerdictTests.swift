@@ -93,7 +93,7 @@ private let ping = Notification.Name("TaskLeakVerdictTests.ping")
         let task = Task { @MainActor in
             for await _ in pings { self.seen += 1 }
         }
-        task.store(in: bag)
+        task.store(boundTo: bag)
         loop = task
     }
 }

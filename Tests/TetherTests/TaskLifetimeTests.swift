@@ -19,7 +19,7 @@ private func waitForCancellation() async {
                 var cancellables = Set<AnyCancellable>()
                 task.store(in: &cancellables)
                 #expect(ledger.counters.tasks == 1)
-                #expect(ledger.snapshot().unowned.map(\.kind) == [.task])
+                #expect(ledger.snapshotRearmingOnChange().unowned.map(\.kind) == [.task])
             }
             await task.value
             #expect(task.isCancelled)
@@ -44,8 +44,8 @@ private func waitForCancellation() async {
             let task = Task { await waitForCancellation() }
             do {
                 let owner = StreamsOwner()
-                task.store(in: owner.bag)
-                let entry = ledger.snapshot().owners.first?.entries.first
+                task.store(boundTo: owner.bag)
+                let entry = ledger.snapshotRearmingOnChange().owners.first?.entries.first
                 #expect(entry?.kind == .task)
                 #expect(entry?.bound == true)
                 #expect(entry?.owner?.typeName == "StreamsOwner")
@@ -54,7 +54,7 @@ private func waitForCancellation() async {
             #expect(task.isCancelled)
             #expect(ledger.counters.tasks == 0)
             clock.advance(by: ledger.gracePeriod)
-            #expect(ledger.snapshot().leaks.isEmpty)
+            #expect(ledger.snapshotRearmingOnChange().leaks.isEmpty)
         }
     }
 
@@ -62,7 +62,7 @@ private func waitForCancellation() async {
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
         lifetime.end()
         let task = Task { await waitForCancellation() }
-        task.store(in: lifetime)
+        task.store(boundTo: lifetime)
         await task.value
         #expect(task.isCancelled)
     }
@@ -74,13 +74,13 @@ private func waitForCancellation() async {
             let task: Task<Void, Never>
             do {
                 let owner = StreamsOwner()
-                task = owner.bag.task { await waitForCancellation() }
+                task = Task(boundTo: owner.bag) { await waitForCancellation() }
                 #expect(ledger.counters.tasks == 1)
             }
             await task.value
             #expect(ledger.counters.tasks == 0)
             clock.advance(by: ledger.gracePeriod)
-            #expect(ledger.snapshot().leaks.isEmpty)
+            #expect(ledger.snapshotRearmingOnChange().leaks.isEmpty)
         }
     }
 
@@ -93,11 +93,11 @@ private func waitForCancellation() async {
             do {
                 let owner = StreamsOwner()
                 // Waits on a stream that ignores cancellation.
-                task = owner.bag.task { for await _ in gate {} }
+                task = Task(boundTo: owner.bag) { for await _ in gate {} }
             }
             #expect(ledger.counters.tasks == 1)
             clock.advance(by: ledger.gracePeriod)
-            #expect(ledger.snapshot().leaks.map(\.kindName) == ["task"])
+            #expect(ledger.snapshotRearmingOnChange().leaks.map(\.kindName) == ["task"])
             open.finish()
             await task.value
             #expect(ledger.counters.tasks == 0)
@@ -108,18 +108,18 @@ private func waitForCancellation() async {
         let ledger = Ledger(clock: ManualClock())
         await Ledger.$current.withValue(ledger) {
             let owner = StreamsOwner()
-            for _ in 0..<200 { await owner.bag.task {}.value }
+            for _ in 0..<200 { await Task(boundTo: owner.bag) {}.value }
             #expect(ledger.counters.tasks == 0)
-            let cancelled = ledger.snapshot().events.filter { $0.kind == .cancelled }
+            let cancelled = ledger.snapshotRearmingOnChange().events.filter { $0.kind == .cancelled }
             owner.bag.dispose()
-            #expect(ledger.snapshot().events.filter { $0.kind == .cancelled }.count == cancelled.count)
+            #expect(ledger.snapshotRearmingOnChange().events.filter { $0.kind == .cancelled }.count == cancelled.count)
         }
     }
 
     @Test func mainActorOperationRunsOnTheMainActor() async {
         let lifetime = Lifetime(ledger: Ledger(clock: ManualClock()))
         let onMain = Mutex(false)
-        await lifetime.task { @MainActor in
+        await Task(boundTo: lifetime) { @MainActor in
             MainActor.assertIsolated()
             onMain.withLock { $0 = true }  // reached only past the isolation check
         }.value
@@ -148,7 +148,7 @@ private func waitForCancellation() async {
             owner.bag.dispose()
             center.post(name: rotated, object: nil)
             #expect(await steps.next() == 2)
-            let entry = ledger.snapshot().owners.first?.entries.first
+            let entry = ledger.snapshotRearmingOnChange().owners.first?.entries.first
             #expect(entry?.bound == false)
             #expect(entry?.deliveries == 2)
             #expect(ledger.counters.zombies == 1)
@@ -169,7 +169,7 @@ private func waitForCancellation() async {
             do {
                 let owner = StreamsOwner()
                 let notifications = center.tetherNotifications(named: rotated)
-                task = owner.bag.task {
+                task = Task(boundTo: owner.bag) {
                     var count = 0
                     for await _ in notifications {
                         count += 1
@@ -180,7 +180,7 @@ private func waitForCancellation() async {
                 center.post(name: rotated, object: nil)
                 #expect(await steps.next() == 1)
                 #expect(await steps.next() == 2)
-                #expect(ledger.snapshot().owners.first?.entries.first?.deliveries == 2)
+                #expect(ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 2)
             }
             await task.value
             center.post(name: rotated, object: nil)

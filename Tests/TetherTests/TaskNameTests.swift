@@ -29,7 +29,7 @@ import Tether
         var names = Names()
         let owner = fixture.run { StreamsOwner() }
         let line = #line + 1
-        owner.bag.task { [names = names.continuation] in names.yield(Task.name) }
+        Task(boundTo: owner.bag) { [names = names.continuation] in names.yield(Task.name) }
         #expect(await names.next() == "StreamsOwner#1 \(Self.site(line))")
     }
 
@@ -68,7 +68,7 @@ import Tether
         var names = Names()
         let lifetime = fixture.run { Lifetime() }  // never tracked: no owner
         let line = #line + 1
-        lifetime.task { [names = names.continuation] in names.yield(Task.name) }
+        Task(boundTo: lifetime) { [names = names.continuation] in names.yield(Task.name) }
         #expect(await names.next() == Self.site(line))
     }
 
@@ -78,7 +78,7 @@ import Tether
         var names = Names()
         let owner = Ledger.$current.withValue(ledger) { StreamsOwner() }
         let line = #line + 1
-        owner.bag.task { [names = names.continuation] in names.yield(Task.name) }
+        Task(boundTo: owner.bag) { [names = names.continuation] in names.yield(Task.name) }
         #expect(await names.next() == Self.site(line))
     }
 

@@ -54,7 +54,7 @@ final class Population: Sendable {
         let made = Ledger.$current.withValue(ledger) { (0..<owners).map { _ in Holder() } }
         subject.withLock { subject in
             for index in 0..<entries {
-                subject.sink { _ in }.store(in: made[index % owners].bag)
+                subject.sink { _ in }.store(boundTo: made[index % owners].bag)
             }
         }
         holders.withLock { $0 = made }
@@ -67,7 +67,7 @@ final class Population: Sendable {
     func touch(_ count: Int) {
         subject.withLock { subject in
             Ledger.$current.withValue(ledger) {
-                for _ in 0..<count { subject.sink { _ in }.store(in: Holder().bag) }
+                for _ in 0..<count { subject.sink { _ in }.store(boundTo: Holder().bag) }
             }
         }
     }

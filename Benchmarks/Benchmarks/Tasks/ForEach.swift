@@ -12,7 +12,7 @@ func forEachBenchmarks() {
         await measureElements(benchmark) { values, ran in
             Task {
                 for await _ in values { ran.tick() }
-            }.store(in: owner.bag)
+            }.store(boundTo: owner.bag)
         }
         owner.bag.end()
     }

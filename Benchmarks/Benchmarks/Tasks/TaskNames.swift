@@ -23,7 +23,7 @@ func taskNameBenchmarks() {
     let ledger = Ledger()
     Benchmark("bind-and-end/1 task/Tether lifetime.task ledger on", configuration: budget(scaling: .kilo)) {
         benchmark async in
-        await measureTasks(benchmark) { _ in NamedTaskOwner(ledger: ledger).bag.task {} }
+        await measureTasks(benchmark) { _ in Task(boundTo: NamedTaskOwner(ledger: ledger).bag) {} }
         blackHole(ledger.counters)
     }
 }

@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Tether: the owner's bag ends → its stored task's `for await` loop exits
 
-    // As the raw one, but the task is stored in a tracked owner's bag (`Task.store(in: bag)`) and
+    // As the raw one, but the task is stored in a tracked owner's bag (`Task.store(boundTo: bag)`) and
     // measured from `bag.dispose()`. One ledger per benchmark, on or off, shared by its samples as
     // an app's ledger is: a ledger made per sample would time its first use (its event log's and
     // verdict queue's first buffers, its first verdict timer) in every sample.
@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
                 Task {
                     for await _ in values { signal.yield(.entered) }
                     signal.yield(.exited)
-                }.store(in: owner.bag)
+                }.store(boundTo: owner.bag)
                 var heard = events.makeAsyncIterator()
                 feed.yield(0)
                 _ = await heard.next()  // .entered

@@ -170,7 +170,7 @@ public final class LabApp {
 
     /// The state as the design's JSON describes it.
     public func dump() -> LabDump {
-        let snapshot = environment.ledger.snapshot()
+        let snapshot = environment.ledger.snapshotRearmingOnChange()
         return LabDump(
             orientation: environment.device.orientation.rawValue, stack: application.stack.ids,
             mode: environment.mode.rawValue, counters: LabDump.Counters(snapshot.counters),

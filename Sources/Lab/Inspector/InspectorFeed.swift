@@ -40,7 +40,7 @@ final class InspectorFeed {
             time: ledger.clock.now)
         guard mark != lastFed else { return }
         lastFed = mark
-        inspector.update(convert(ledger.snapshot()))
+        inspector.update(convert(ledger.snapshotRearmingOnChange()))
     }
 
     private typealias Conversion = (source: LedgerSnapshot.Leak, converted: InspectorSnapshot.Leak)

@@ -59,7 +59,7 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
     /// ```text
     /// AppSession#1 grows: 3 subscriptions at SheetViewModel.swift:31, +1 per repetition (tracked at AppSession.swift:12)
     /// ╰─ live at the last 3 checkpoints of sheet: 1 → 2 → 3, and AppSession#1 is still alive
-    ///    fix: bind the subscription to the screen that makes it (`.store(in: model.bag)`), not to AppSession's bag
+    ///    fix: bind the subscription to the screen that makes it (`.store(boundTo: model.bag)`), not to AppSession's bag
     /// ```
     ///
     /// The checkpoints of the default scope go unnamed (`live at the last 3 checkpoints: …`).
@@ -94,7 +94,7 @@ public struct GrowthReport: Sendable, Equatable, CustomStringConvertible {
         let holder = owner.typeName
         return switch kind {
         case .subscription:
-            "bind the subscription to the screen that makes it (`.store(in: model.bag)`), "
+            "bind the subscription to the screen that makes it (`.store(boundTo: model.bag)`), "
                 + "not to \(holder)'s bag"
         case .task:
             "store the task in the bag of the screen that starts it, not in \(holder)'s, "

@@ -73,7 +73,7 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
     /// OrientationViewModel#1 leaked: alive 300ms after its end (tracked at OrientationViewModel.swift:24)
     /// ╰─ task at OrientationViewModel.swift:46, not bound to its owner
     ///    12 values delivered, 5 after the end
-    ///    fix: store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)
+    ///    fix: store the task in the owner's bag (`.store(boundTo: bag)`, or start it with `Task(boundTo: bag) { }`)
     /// ```
     public var description: String {
         var lines = [headline]
@@ -116,9 +116,9 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         case (.task, true):
             "the task ignores cancellation: check `Task.isCancelled` in its loop, or await something that ends when cancelled"
         case (.task, false):
-            "store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)"
+            "store the task in the owner's bag (`.store(boundTo: bag)`, or start it with `Task(boundTo: bag) { }`)"
         case (.subscription, _):
-            "bind the subscription to the owner's bag: `sink(boundTo: bag)` or `.store(in: bag)`"
+            "bind the subscription to the owner's bag: `sink(boundTo: bag)` or `.store(boundTo: bag)`"
         case (.observer, _):
             "observe with the owner's bag (`disposeBag: bag`, `observe(_:in: bag)`), and capture the owner weakly"
         case (.binding, _):

@@ -20,7 +20,7 @@ final class ServingHub: Sendable {
 
     /// The ledger as it is now, encoded.
     static let encodeSnapshot: SnapshotTaker = { ledger, sequence in
-        let snapshot = InspectorSnapshot(ledger.snapshot(), sequence: sequence)
+        let snapshot = InspectorSnapshot(ledger.snapshotRearmingOnChange(), sequence: sequence)
         return ByteBuffer(bytes: InspectorMessage.snapshot(snapshot).encodedLine())
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// change that would break them raises ``protocolVersion``.
 ///
 /// ```swift
-/// let line = InspectorMessage.snapshot(InspectorSnapshot(ledger.snapshot())).encodedLine()
+/// let line = InspectorMessage.snapshot(InspectorSnapshot(ledger.snapshotRearmingOnChange())).encodedLine()
 /// let message = try InspectorMessage.decode(line: line.dropLast())   // .snapshot(…)
 /// ```
 ///

@@ -9,7 +9,7 @@ import Tether
 /// trip through JSON unchanged.
 ///
 /// ```swift
-/// let snapshot = InspectorSnapshot(ledger.snapshot())
+/// let snapshot = InspectorSnapshot(ledger.snapshotRearmingOnChange())
 /// for owner in snapshot.owners where owner.state == .leaked { print(owner.id, owner.site) }
 /// ```
 ///

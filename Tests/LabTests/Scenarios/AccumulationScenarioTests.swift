@@ -17,7 +17,7 @@ import Tether
 
     func leakySite() throws -> String {
         try scenarioSite(
-            containing: "subscription.store(in: session.bag)",
+            containing: "subscription.store(boundTo: session.bag)",
             in: "Accumulation/AccumulationViewModel.swift")
     }
 
@@ -58,7 +58,7 @@ import Tether
         let lab = try await runLab("m " + Self.visits(5), scenarios: Scenarios.all)
         #expect(lab.dump().growth.map(\.live) == [5])
         #expect(lab.dump().growth.map(\.site) == [try leakySite()])
-        #expect(lab.environment.ledger.snapshot().growth.first?.counts == [3, 4, 5])
+        #expect(lab.environment.ledger.snapshotRearmingOnChange().growth.first?.counts == [3, 4, 5])
         #expect(lab.dump().leaks.isEmpty)
     }
 

@@ -10,7 +10,7 @@ import Tether
 @Suite struct AccumulationScopeTests {
     private func leakySite() throws -> String {
         try scenarioSite(
-            containing: "subscription.store(in: session.bag)",
+            containing: "subscription.store(boundTo: session.bag)",
             in: "Accumulation/AccumulationViewModel.swift")
     }
 

@@ -31,7 +31,7 @@ import Tether
         let baseline = lab.dump().counters
         await lab.run(try KeyScript.parse("3 r r Esc wait:400 r"))
         #expect(lab.dump().counters == baseline)
-        let snapshot = lab.environment.ledger.snapshot()
+        let snapshot = lab.environment.ledger.snapshotRearmingOnChange()
         #expect(snapshot.owners.isEmpty)
         #expect(snapshot.unowned.isEmpty, "the consumer holds no live entry")
         await lab.run(try KeyScript.parse("3"))

@@ -24,7 +24,7 @@ import Tether
         await lab.run(try KeyScript.parse("r r"))
         #expect(model.orientation == .portraitUpsideDown && model.received == 3)
         #expect(lab.dump().counters.tasks == 1)
-        let entry = try #require(lab.environment.ledger.snapshot().owners.first?.entries.first)
+        let entry = try #require(lab.environment.ledger.snapshotRearmingOnChange().owners.first?.entries.first)
         #expect(entry.deliveries == 3, "forEach counts each value it hands the body")
     }
 
@@ -53,7 +53,7 @@ import Tether
         #expect(end.counters.viewModels == 1, "held by its own loop, the view model never deinitializes")
         #expect(end.counters.tasks == 1)
         #expect(end.counters.zombies >= 1)
-        let owner = try #require(lab.environment.ledger.snapshot().owners.first)
+        let owner = try #require(lab.environment.ledger.snapshotRearmingOnChange().owners.first)
         #expect(owner.id.description == "ObservationViewModel#1")
         #expect(owner.state == .leaked)
         await lab.run(try KeyScript.parse("r r"))

@@ -91,7 +91,7 @@ import Tether
                 "OrientationViewModel#1 leaked: alive 300ms after its end (tracked at \(tracked))",
                 "╰─ task at \(task), not bound to its owner",
                 "   2 values delivered, 1 after the end",  // the rotation after the verdict: a zombie
-                "   fix: store the task in the owner's bag (`.store(in: bag)`, or start it with `bag.task { }`)",
+                "   fix: store the task in the owner's bag (`.store(boundTo: bag)`, or start it with `Task(boundTo: bag) { }`)",
             ])
         #expect(inner.dropFirst(7).allSatisfy { $0.isEmpty })
         var narrow = Buffer(size: Size(width: 60, height: 14))
@@ -101,7 +101,7 @@ import Tether
         #expect(
             rows[fix...].prefix(3) == [
                 "   fix: store the task in the owner's bag (`.store(in:",
-                "   bag)`, or start it with `bag.task { }`)",
+                "   bag)`, or start it with `Task(boundTo: bag) { }`)",
                 "",
             ], "a wrapped row keeps the tree's indent")
         #expect(
@@ -181,7 +181,7 @@ import Tether
             "m " + AccumulationScenarioTests.visits(3), scenarios: Scenarios.all,
             size: Size(width: 200, height: 40))
         let site = try scenarioSite(
-            containing: "subscription.store(in: session.bag)", in: "Accumulation/AccumulationViewModel.swift")
+            containing: "subscription.store(boundTo: session.bag)", in: "Accumulation/AccumulationViewModel.swift")
         let inspector = panes(lab).compactMap(\.last)
         let growing = try #require(inspector.firstIndex(of: "Growing: 1 site"))
         let leaks = try #require(inspector.firstIndex(of: "Leaks: none"))

@@ -365,7 +365,7 @@ import Testing
     @Test func accumulationSaysItTakesThreeVisitsAndCountsWhatTheSessionHolds() async throws {
         let lab = try await runLab("m 7 Esc 7 r", scenarios: Scenarios.all)
         let head = lab.screenText
-        #expect(head.contains(".store(in: session.bag)"))
+        #expect(head.contains(".store(boundTo: session.bag)"))
         #expect(head.contains(".store(in: &session.cancellables)"))
         #expect(head.contains("three visits"))
         #expect(

@@ -25,12 +25,12 @@ final class FakeViewModel {
     private var cancellables = Set<AnyCancellable>()
 
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
         switch mode {
         case .bound:
             environment.device.orientationPublisher.sink { [weak self] _ in self?.values += 1 }.store(
-                in: lifetime)
+                boundTo: lifetime)
             let clock = environment.clock
             let task = Task { [weak self] in
                 while !Task.isCancelled {

@@ -103,7 +103,7 @@ final class TestOwner {
 
     init(_ events: PassthroughSubject<Int, Never>) {
         bag.track(self)
-        events.sink { _ in }.store(in: bag)
+        events.sink { _ in }.store(boundTo: bag)
     }
 }
 

@@ -99,16 +99,16 @@ import Tether
         let task = fixture.run { () -> Task<Void, Never> in
             let owner = StreamsOwner()
             // Ignores its cancellation until the gate opens.
-            return owner.bag.task { await gate.wait() }
+            return Task(boundTo: owner.bag) { await gate.wait() }
         }
         #expect(fixture.ledger.counters.ending == 1, "released while its task winds down")
         gate.open()
         await task.value
         #expect(fixture.ledger.counters.ending == 0)
-        #expect(fixture.ledger.snapshot().owners.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().owners.isEmpty)
         #expect(fixture.clock.now == .zero, "no time passed: no verdict ran")
         fixture.passGracePeriod()
-        #expect(fixture.ledger.snapshot().leaks.isEmpty)
+        #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty)
     }
 
     // MARK: Guarantees
@@ -119,7 +119,7 @@ import Tether
         let lifetime = fixture.run { Lifetime() }
         lifetime.end()
         for _ in 0..<100 {
-            await lifetime.task { ran.record("body") }.value
+            await Task(boundTo: lifetime) { ran.record("body") }.value
         }
         #expect(ran.events.isEmpty)
         #expect(fixture.ledger.counters.tasks == 0)

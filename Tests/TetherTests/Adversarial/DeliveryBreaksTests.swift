@@ -29,7 +29,7 @@ extension Adversarial {
             let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
             let model = fixture.run { Model() }
             let notifications = center.tetherNotifications(named: name) { $0.userInfo?["n"] as? Int ?? -1 }
-            let task = model.bag.task {
+            let task = Task(boundTo: model.bag) {
                 for await n in notifications {
                     received.record(n)
                     guard n == 1 else { continue }
@@ -49,7 +49,7 @@ extension Adversarial {
             model.bag.dispose()
             await task.value
             #expect(received.events == [1])
-            #expect(fixture.ledger.snapshot().counters.zombies == 0)
+            #expect(fixture.ledger.snapshotRearmingOnChange().counters.zombies == 0)
         }
 
         /// An observer of the lifecycle told of `created` before the registration's own publishes:
@@ -65,7 +65,7 @@ extension Adversarial {
                 if state == .created { live.publish(value: 1) }
             }
             let received = Recorder<Int>()
-            live.observe(screen) { value in
+            live.observe(boundTo: screen) { value in
                 statesSeen.record(screen.lifecycle.state)
                 received.record(value)
             }
@@ -94,7 +94,7 @@ extension Adversarial {
                 }
                 model.bag.dispose()  // from now on, its deliveries are zombies
             }
-            _ = fixture.ledger.snapshot()
+            _ = fixture.ledger.snapshotRearmingOnChange()
             let watch = fixture.ledger.onChange {
                 longLived.dispose()
                 removals.record(())
@@ -122,7 +122,7 @@ extension Adversarial {
                 model.bag.dispose()
                 return observation
             }
-            _ = fixture.ledger.snapshot()
+            _ = fixture.ledger.snapshotRearmingOnChange()
             let watch = fixture.ledger.onChange {
                 _ = volume.remove(observation)
                 removals.record(())

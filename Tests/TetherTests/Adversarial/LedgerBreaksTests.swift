@@ -24,7 +24,7 @@ private final class Dashboard {
 
 private final class Gauge {
     let bag: DisposeBag
-    init(parent: DisposeBag) { bag = DisposeBag(parent: parent) }
+    init(parent: DisposeBag) { bag = DisposeBag(boundTo: parent) }
 }
 
 /// An owner whose bag has a child bag that tracks nobody.
@@ -32,7 +32,7 @@ private final class Panel {
     let bag = DisposeBag()
     let sections: DisposeBag
     init() {
-        sections = DisposeBag(parent: bag)
+        sections = DisposeBag(boundTo: bag)
         bag.track(self)
     }
 }
@@ -202,11 +202,11 @@ extension Adversarial {
             dashboard?.bag.dispose()
             #expect(gauge?.bag.isDisposed == true)
             fixture.passGracePeriod()
-            #expect(fixture.ledger.snapshot().leaks.map(\.owner.description) == ["Dashboard#1"])
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description) == ["Dashboard#1"])
             #expect(fixture.ledger.counters.ending == 1, "the gauge, on its way out with the dashboard")
 
             dashboard = nil  // released late
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.leaks.map(\.owner.description) == ["Gauge#1"])
             #expect(snapshot.counters.leaks == 1)
             #expect(snapshot.counters.ending == 0)
@@ -227,7 +227,7 @@ extension Adversarial {
             fixture.passGracePeriod()
             dashboard?.gauge = nil
             dashboard = nil
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(heard.events == ["Dashboard#1"])
             #expect(snapshot.leaks.isEmpty)
             #expect(snapshot.owners.isEmpty)
@@ -245,9 +245,9 @@ extension Adversarial {
             let watch = fixture.ledger.onLeak { heard.record($0.owner.description) }
             let subject = PassthroughSubject<Int, Never>()
             var panel: Panel? = fixture.run { Panel() }
-            subject.sink { _ in }.store(in: panel!.bag)
+            subject.sink { _ in }.store(boundTo: panel!.bag)
             panel = nil
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(heard.events == [])
             #expect(snapshot.leaks.isEmpty)
             #expect(snapshot.owners.isEmpty)
@@ -269,7 +269,7 @@ extension Adversarial {
             a.bag.end()
             b.bag.end()
             fixture.passGracePeriod()
-            let groups = fixture.ledger.snapshot().leakGroups
+            let groups = fixture.ledger.snapshotRearmingOnChange().leakGroups
             #expect(groups.map(\.signature) == ["ScreenA.ViewModel ← itself", "ScreenB.ViewModel ← itself"])
         }
 
@@ -280,7 +280,7 @@ extension Adversarial {
             let (first, second) = fixture.run { (makeFirstLocal(), makeSecondLocal()) }
             let ids = [first.ownerID, second.ownerID].compactMap { $0?.description }
             #expect(ids == ["Local#1", "Local~2#1"])
-            let signatures = fixture.ledger.snapshot().owners.map(\.id.typeName)
+            let signatures = fixture.ledger.snapshotRearmingOnChange().owners.map(\.id.typeName)
             #expect(Set(signatures).count == 2)
             for name in signatures {
                 #expect(!name.contains("$") && !name.contains("(") && !name.contains("0x"))

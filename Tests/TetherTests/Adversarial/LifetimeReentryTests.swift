@@ -1,12 +1,12 @@
 import Testing
 import Tether
 
-/// A `Lifecycle.observe` handler and a lifetime's end actions (`Lifetime.add { }`,
-/// `DisposeBag.onDispose`) re-entering every operation while they run. The promises: Lifecycle's
-/// (observers see every state, in order; a move made while another notifies is notified after its
-/// steps; a cancelled token ends the calls) and Lifetimes.md (ending is atomic: marked ended, then
-/// what the lifetime holds is cancelled in reverse order of adding, with no lock held; anything
-/// added after the end is cancelled at once; deliveries count as zombies from the mark on).
+/// A `Lifecycle.observe` handler and a lifetime's end actions (`Lifetime.onEnd { }`) re-entering
+/// every operation while they run. The promises: Lifecycle's (observers see every state, in order;
+/// a move made while another notifies is notified after its steps; a cancelled token ends the
+/// calls) and Lifetimes.md (ending is atomic: marked ended, then what the lifetime holds is
+/// cancelled in reverse order of adding, with no lock held; anything added after the end is
+/// cancelled at once; deliveries count as zombies from the mark on).
 extension Adversarial {
     @Suite struct LifetimeReentryTests {
         // MARK: Lifecycle.observe
@@ -80,7 +80,7 @@ extension Adversarial {
             screen.take()
             lifecycle.take()
             #expect(fixture.ledger.counters == LedgerSnapshot.Counters())
-            #expect(fixture.ledger.snapshot().owners.isEmpty)
+            #expect(fixture.ledger.snapshotRearmingOnChange().owners.isEmpty)
         }
 
         /// `a:created, b:created, …`: each state told to each observer, in order.
@@ -96,11 +96,8 @@ extension Adversarial {
             case releaseOwner
         }
 
-        /// The two ways to add an end action: they are one, and must behave as one.
-        enum Adder: String, CaseIterable, Sendable { case lifetimeAdd, onDispose }
-
-        @Test(arguments: ActionReentry.allCases, Adder.allCases)
-        func endAction(_ reentry: ActionReentry, addedWith adder: Adder) {
+        @Test(arguments: ActionReentry.allCases)
+        func endAction(_ reentry: ActionReentry) {
             let fixture = LedgerFixture()
             let log = Recorder<String>()
             let subject = Slot(PassthroughSubject<Int, Never>())
@@ -111,20 +108,13 @@ extension Adversarial {
             // Scoped: the bag goes with its owner before the ledger is checked.
             do {
                 let bag = owner.value!.bag
-                let add = { (action: @escaping @Sendable () -> Void) -> Lifetime.Token? in
-                    switch adder {
-                    case .lifetimeAdd: return bag.add(action)
-                    case .onDispose:
-                        bag.onDispose(action)
-                        return nil
-                    }
-                }
+                let add = { (action: @escaping @Sendable () -> Void) -> Lifetime.Token in bag.onEnd(action) }
                 fixture.run {
                     subject.value!.sink(boundTo: bag) { log.record("sink \($0)") }
-                    cancellable.value!.store(in: bag)
-                    child.put(DisposeBag(parent: bag))
+                    cancellable.value!.store(boundTo: bag)
+                    child.put(DisposeBag(boundTo: bag))
                 }
-                child.value!.onDispose { log.record("child") }
+                child.value!.onEnd { log.record("child") }
                 let first = add { log.record("a1") }
                 _ = add { [weak bag] in
                     log.record("a2")
@@ -132,11 +122,10 @@ extension Adversarial {
                     case .endAgain: bag?.end()
                     case .removeEarlier:
                         // Taken out with the rest when the end began: too late to remove; it runs.
-                        // (`onDispose` gives no token: nothing to try.)
                         if let token = tokens.value?.first {
                             log.record("removed \(bag?.remove(token) ?? false)")
                         }
-                    case .addAction: bag?.add { log.record("new") }
+                    case .addAction: bag?.onEnd { log.record("new") }
                     case .addSink:
                         if let bag { subject.value!.sink(boundTo: bag) { log.record("new sink \($0)") } }
                         subject.value!.send(8)
@@ -147,7 +136,7 @@ extension Adversarial {
                     }
                 }
                 _ = add { log.record("a3") }
-                if let first { tokens.put([first]) }
+                tokens.put([first])
                 bag.end()
                 subject.value!.send(9)
             }
@@ -157,7 +146,7 @@ extension Adversarial {
             let expected: [String] =
                 switch reentry {
                 case .endAgain, .releaseOwner: ["a3", "a2"] + tail
-                case .removeEarlier: ["a3", "a2"] + (adder == .lifetimeAdd ? ["removed false"] : []) + tail
+                case .removeEarlier: ["a3", "a2", "removed false"] + tail
                 // Added after the end: run at once.
                 case .addAction: ["a3", "a2", "new"] + tail
                 // The sink, added first, is cancelled last: it still receives what an action sends.

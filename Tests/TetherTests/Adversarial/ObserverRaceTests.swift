@@ -21,7 +21,7 @@ extension Adversarial {
                 let (viewer, removed, kept, screen, ended) = fixture.run {
                     (Viewer(), Viewer(), Viewer(), Screen(), DisposeBag())
                 }
-                let child = fixture.run { DisposeBag(parent: viewer.bag) }
+                let child = fixture.run { DisposeBag(boundTo: viewer.bag) }
                 ended.dispose()
                 screen.lifecycle.move(to: .resumed)
                 // 0: bag ends, 1: removed, 2: screen destroyed, 3 and 5: kept, 4: child bag.
@@ -29,7 +29,7 @@ extension Adversarial {
                 fixture.run {
                     data[0].add(observer: viewer, disposeBag: viewer.bag) { got[0].record($0) }
                     data[0].add(observer: removed, disposeBag: removed.bag) { got[1].record($0) }
-                    data[0].observe(screen) { got[2].record($0) }
+                    data[0].observe(boundTo: screen) { got[2].record($0) }
                     data[0].add(observer: kept, disposeBag: kept.bag) { got[3].record($0) }
                     data[1].add(observer: viewer, disposeBag: child) { got[4].record($0) }
                     data[1].add(observer: kept, disposeBag: kept.bag) { got[5].record($0) }
@@ -109,7 +109,7 @@ extension Adversarial {
                 let got = (0..<6).map { _ in Recorder<Int>() }
                 let observations = fixture.run {
                     [
-                        x[0].observe(.did, in: owner.value!.bag) { new, _ in got[0].record(new) },
+                        x[0].observe(.did, boundTo: owner.value!.bag) { new, _ in got[0].record(new) },
                         x[0].observe(.did) { new, _ in got[1].record(new) },
                         x[0].observe(.did) { new, _ in got[2].record(new) },
                         x[1].observe(.did) { new, _ in got[3].record(new) },

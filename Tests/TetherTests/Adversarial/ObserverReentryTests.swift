@@ -91,7 +91,7 @@ extension Adversarial {
             first.value?.lifecycle.move(to: .resumed)
             second.value?.lifecycle.move(to: .resumed)
             fixture.run {
-                data.observe(first.value!) { [weak data] value in
+                data.observe(boundTo: first.value!) { [weak data] value in
                     log.record("a\(value)")
                     guard value == 1, let data else { return }
                     switch reentry {
@@ -100,12 +100,12 @@ extension Adversarial {
                     case .destroyLaterScreen: second.value?.lifecycle.move(to: .destroyed)
                     case .stopLaterScreen: second.value?.lifecycle.move(to: .created)
                     case .removeSelf: first.value.map { data.remove(observer: $0) }
-                    case .observeAgain: first.value.map { data.observe($0) { log.record("c\($0)") } }
+                    case .observeAgain: first.value.map { data.observe(boundTo: $0) { log.record("c\($0)") } }
                     case .publishAgain: data.publish(value: 10)
                     case .releaseOwnScreen: first.take()
                     }
                 }
-                data.observe(second.value!) { log.record("b\($0)") }
+                data.observe(boundTo: second.value!) { log.record("b\($0)") }
             }
             data.publish(value: 1)
             data.publish(value: 2)
@@ -140,7 +140,7 @@ extension Adversarial {
             do {
                 let x = ObservedProperty(0)
                 fixture.run {
-                    let a = x.observe(.all, in: first.value!.bag) { [weak x] new, old in
+                    let a = x.observe(.all, boundTo: first.value!.bag) { [weak x] new, old in
                         log.record(old == nil ? "a:will\(new)" : "a:did\(new)")
                         let now: ObservationType = old == nil ? .will : .did
                         guard now == phase, done.value == false, let x else { return }
@@ -159,7 +159,7 @@ extension Adversarial {
                         case .releaseLaterOwner: second.take()
                         }
                     }
-                    let b = x.observe(.did, in: second.value!.bag) { new, _ in log.record("b\(new)") }
+                    let b = x.observe(.did, boundTo: second.value!.bag) { new, _ in log.record("b\(new)") }
                     observations.put([a, b])
                 }
                 x.value = 1

@@ -20,11 +20,11 @@ extension Adversarial {
             fixture.clock.advance(by: .milliseconds(100))
             let next = fixture.run { TrackedOwner() }
             next.bag.dispose()
-            let ids = [before, after, next].map(\.bag.lifetime.ownerID)
+            let ids = [before, after, next].map(\.bag.ownerID)
             fixture.clock.advance(by: .milliseconds(200))
-            #expect(fixture.ledger.snapshot().leaks.map(\.owner) == Array(ids.prefix(2)))
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == Array(ids.prefix(2)))
             fixture.clock.advance(by: .milliseconds(100))
-            #expect(fixture.ledger.snapshot().leaks.map(\.owner) == ids)
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == ids)
         }
 
         /// A child ended with its parent outlives it; the parent, gone, is forgotten and its slot goes
@@ -42,11 +42,11 @@ extension Adversarial {
             #expect(next.bag.ownerRecord?.slot == parentSlot)
             next.bag.end()
             fixture.clock.advance(by: .milliseconds(200))  // the child's verdict
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.leaks.map(\.owner) == [child.bag.ownerID])
             #expect(snapshot.leaks.first?.covered == [])
             fixture.clock.advance(by: .milliseconds(100))
-            #expect(fixture.ledger.snapshot().leaks.map(\.owner) == [child.bag.ownerID, next.bag.ownerID])
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == [child.bag.ownerID, next.bag.ownerID])
             #expect(fixture.ledger.counters.leaks == 2)
         }
 
@@ -58,7 +58,7 @@ extension Adversarial {
             var child: TrackedChild? = fixture.run { TrackedChild(parent: parent!.bag) }
             parent?.bag.end()
             fixture.passGracePeriod()
-            #expect(fixture.ledger.snapshot().leaks.map(\.covered.count) == [1])
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.covered.count) == [1])
             let childSlot = child?.bag.ownerRecord?.slot
             child = nil  // covered, gone: settled
             let next = fixture.run { TrackedOwner() }  // in the child's slot
@@ -67,7 +67,7 @@ extension Adversarial {
             fixture.passGracePeriod()
             let nextID = next.bag.ownerID
             parent = nil  // released late: the leak it covered moves on
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.leaks.map(\.owner) == [nextID])
             #expect(snapshot.counters.leaks == 1)
             #expect(snapshot.counters.ending == 0)
@@ -87,7 +87,7 @@ extension Adversarial {
             first.bag.end()
             fixture.passGracePeriod()
             #expect(fixture.ledger.counters.leaks == 4)
-            #expect(Set(fixture.ledger.snapshot().leaks.map(\.owner)).count == 4)
+            #expect(Set(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner)).count == 4)
         }
     }
 }

@@ -21,7 +21,7 @@ extension Adversarial {
                 let (started, start) = AsyncStream.makeStream(of: Void.self)
                 let (finish, finishing) = AsyncStream.makeStream(of: Void.self)
                 _ = fixture.run {
-                    owner.value!.bag.task {
+                    Task(boundTo: owner.value!.bag) {
                         start.yield()
                         for await _ in finish { return }
                     }

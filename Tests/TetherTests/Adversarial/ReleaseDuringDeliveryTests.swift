@@ -43,9 +43,9 @@ extension Adversarial {
                 let probe = DeathProbe()
                 let screen = Slot(Screen(ledger: ledger))
                 screen.value!.lifecycle.move(to: .resumed)
-                screen.value!.lifecycle.lifetime.add { probe.died() }
+                screen.value!.lifecycle.lifetime.onEnd { probe.died() }
                 for _ in 0..<Self.registrations {
-                    data.observe(screen.value!) { _ in probe.called() }
+                    data.observe(boundTo: screen.value!) { _ in probe.called() }
                 }
                 await probe.race(publishing: data, releaseAfter: 3 * Self.registrations) { screen.take() }
                 called += probe.callsAfterDeathOnItsThread.load(ordering: .relaxed)

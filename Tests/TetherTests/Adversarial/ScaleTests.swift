@@ -30,16 +30,16 @@ extension Adversarial {
             func bind(_ kind: Kind, to bag: DisposeBag, owner: AnyObject) {
                 switch kind {
                 case .boundSink: subject.value!.sink(boundTo: bag) { _ in }
-                case .storedSubscription: subject.value!.sink { _ in }.store(in: bag)
+                case .storedSubscription: subject.value!.sink { _ in }.store(boundTo: bag)
                 case .fusedSubscription:
                     subject.value!.fuse(heldBy: holder.value!, on: \.cancellables).sink { _ in }.store(
-                        in: bag)
-                case .asyncSink: Just(1).asyncSink { _ in }.store(in: bag)
-                case .lifetimeTask: bag.task {}
+                        boundTo: bag)
+                case .asyncSink: Just(1).asyncSink { _ in }.store(boundTo: bag)
+                case .lifetimeTask: Task(boundTo: bag) {}
                 case .liveDataObserver: data.add(observer: owner, disposeBag: bag) { _ in }
-                case .observedObservation: property.observe(.did, in: bag) { _, _ in }
-                case .onDispose: bag.onDispose {}
-                case .childLifetime: _ = DisposeBag(parent: bag)
+                case .observedObservation: property.observe(.did, boundTo: bag) { _, _ in }
+                case .onDispose: bag.onEnd {}
+                case .childLifetime: _ = DisposeBag(boundTo: bag)
                 }
             }
         }
@@ -73,7 +73,7 @@ extension Adversarial {
                     for index in 0..<Self.bindings {
                         let kind = Kind.allCases[index % Kind.allCases.count]
                         if kind == .onDispose {
-                            owner.bag.onDispose { order.record(index) }
+                            owner.bag.onEnd { order.record(index) }
                         } else {
                             sources[index].bind(kind, to: owner.bag, owner: owner)
                         }
@@ -96,7 +96,7 @@ extension Adversarial {
         static func expectNothingLeft(
             _ fixture: LedgerFixture, _ sources: [Sources], sourceLocation: SourceLocation = #_sourceLocation
         ) {
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.counters == LedgerSnapshot.Counters(), sourceLocation: sourceLocation)
             #expect(snapshot.owners.isEmpty && snapshot.unowned.isEmpty, sourceLocation: sourceLocation)
             #expect(
@@ -113,7 +113,7 @@ extension Adversarial {
             )
             fixture.passGracePeriod()
             #expect(fixture.clock.pendingCount == 0, "no verdict waits", sourceLocation: sourceLocation)
-            #expect(fixture.ledger.snapshot().leaks.isEmpty, sourceLocation: sourceLocation)
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty, sourceLocation: sourceLocation)
             #expect(fixture.ledger.counters == LedgerSnapshot.Counters(), sourceLocation: sourceLocation)
         }
     }

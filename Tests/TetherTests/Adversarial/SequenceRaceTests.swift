@@ -26,7 +26,7 @@ extension Adversarial {
                 let ledger = fixture.ledger
                 let received = Recorder<(value: Int, counted: Int?)>()
                 let task = values.forEach(boundTo: bag) { value in
-                    let book = ledger.snapshot().owners.first { $0.id == id }
+                    let book = ledger.snapshotRearmingOnChange().owners.first { $0.id == id }
                     received.record((value, book?.entries.first?.deliveries))
                 }
                 let cut = Recorder<Cutoff>()
@@ -66,7 +66,7 @@ extension Adversarial {
             let task = sequence.forEach(boundTo: owner.bag) { ran.record($0) }
             feed.yield(1)
             await waitUntil("the first element to reach the body") { ran.events == [1] }
-            owner.bag.add {
+            owner.bag.onEnd {
                 feed.yield(2)
                 waitUntil("the loop to take the element") { produced.events == [1, 2] }
             }

@@ -21,7 +21,7 @@ extension Adversarial {
                 let received = (0..<4).map { _ in Recorder<Int>() }
                 let owner = fixture.run { Slot(StreamsOwner()) }
                 let bag = owner.value!.bag
-                let child = fixture.run { DisposeBag(parent: bag) }
+                let child = fixture.run { DisposeBag(boundTo: bag) }
                 fixture.run {
                     for index in 0..<4 {
                         subjects[index].value!.sink(boundTo: index < 2 ? bag : child) {
@@ -64,7 +64,7 @@ extension Adversarial {
                     for step in 1...Self.count {
                         senders[1].wait(until: step)
                         let ran = Recorder<Int>()
-                        let token = bag.add { ran.record(1) }
+                        let token = bag.onEnd { ran.record(1) }
                         actions.record((bag.remove(token), ran))
                     }
                 }
@@ -225,7 +225,7 @@ extension Adversarial {
                             started[index].record(value)
                             for _ in 0..<3 { await Task.yield() }
                         }
-                        if index < 2 { sink.store(in: bag) } else { kept.put(kept.value! + [sink]) }
+                        if index < 2 { sink.store(boundTo: bag) } else { kept.put(kept.value! + [sink]) }
                     }
                 }
                 let cuts = Recorder<(Int, Cutoff)>()
@@ -255,7 +255,7 @@ extension Adversarial {
                         let endedBefore = returned[0].isRaised
                         let ran = Recorder<Int>()
                         let task = fixture.run {
-                            bag.task {
+                            Task(boundTo: bag) {
                                 let afterEnd = returned[0].isRaised
                                 if afterEnd && !Task.isCancelled { uncancelled.record("task \(step)") }
                                 ran.record(step)

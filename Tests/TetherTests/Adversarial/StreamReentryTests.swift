@@ -36,7 +36,7 @@ extension Adversarial {
             fixture.run {
                 // Only the owner holds its bag: releasing the owner ends it.
                 let bag = owner.value!.bag
-                child.put(DisposeBag(parent: bag))
+                child.put(DisposeBag(boundTo: bag))
                 subject.sink(boundTo: bag) { [weak bag] value in
                     log.record("a\(value)")
                     guard value == 1, let bag else { return }
@@ -50,7 +50,7 @@ extension Adversarial {
                     case .releaseOwner: owner.take()
                     }
                 }
-                token.put(child.value!.add(subject.sink { log.record("b\($0)") }))
+                token.put(subject.sink { log.record("b\($0)") }.store(boundTo: child.value!))
             }
             for value in 1...3 { subject.send(value) }
             #expect(log.events == expected)
@@ -109,7 +109,7 @@ extension Adversarial {
             fixture.run {
                 fused.value!.subscribe(a)
                 fused.value!.subscribe(b)
-                AnyCancellable(a).store(in: owner.value!.bag)
+                AnyCancellable(a).store(boundTo: owner.value!.bag)
             }
             for value in 1...3 { subject.send(value) }
             #expect(log.events == expected)
@@ -150,7 +150,7 @@ extension Adversarial {
                     case .sendAgain: subject.value!.send(10)
                     case .addSink:
                         if let bag = owner.value?.bag {
-                            subject.value!.asyncSink { log.record("new \($0)") }.store(in: bag)
+                            subject.value!.asyncSink { log.record("new \($0)") }.store(boundTo: bag)
                         }
                     }
                 }
@@ -158,7 +158,7 @@ extension Adversarial {
             }
             fixture.run {
                 let sink = subject.value!.asyncSink(overlap: overlap, receiveValue: body)
-                if reentry == .cancel { kept.put(sink) } else { token.put(owner.value!.bag.add(sink)) }
+                if reentry == .cancel { kept.put(sink) } else { token.put(sink.store(boundTo: owner.value!.bag)) }
             }
             subject.value!.send(1)
             let cancels = [.cancel, .endLifetime, .removeToken, .releaseOwner, .endThenSend].contains(reentry)

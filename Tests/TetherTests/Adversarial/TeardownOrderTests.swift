@@ -51,25 +51,25 @@ extension Adversarial {
                 for kind in order {
                     switch kind {
                     case .boundSink: upstream(kind).sink(boundTo: bag) { _ in }
-                    case .storedSubscription: upstream(kind).sink { _ in }.store(in: bag)
+                    case .storedSubscription: upstream(kind).sink { _ in }.store(boundTo: bag)
                     case .fusedSubscription:
                         let fused = upstream(kind).fuse(heldBy: holder.value!, on: \.cancellables)
-                        fused.sink { _ in }.store(in: bag)
+                        fused.sink { _ in }.store(boundTo: bag)
                     case .asyncSink:
-                        upstream(kind).asyncSink { _ in await untilCancelled(kind) }.store(in: bag)
+                        upstream(kind).asyncSink { _ in await untilCancelled(kind) }.store(boundTo: bag)
                         subject.send(1)
-                    case .storedTask: Task { await untilCancelled(kind) }.store(in: bag)
-                    case .lifetimeTask: bag.task { await untilCancelled(kind) }
+                    case .storedTask: Task { await untilCancelled(kind) }.store(boundTo: bag)
+                    case .lifetimeTask: Task(boundTo: bag) { await untilCancelled(kind) }
                     case .liveDataObserver:
                         let probe = DeinitProbe(kind.rawValue, log: log)
                         data.add(observer: owner.value!, disposeBag: bag) { _ in probe.touch() }
                     case .observedObservation:
                         let probe = DeinitProbe(kind.rawValue, log: log)
-                        property.observe(.did, in: bag) { _, _ in probe.touch() }
-                    case .onDispose: bag.onDispose { log.record(kind.rawValue) }
+                        property.observe(.did, boundTo: bag) { _, _ in probe.touch() }
+                    case .onDispose: bag.onEnd { log.record(kind.rawValue) }
                     case .childLifetime:
-                        child.put(DisposeBag(parent: bag))
-                        child.value!.onDispose { log.record(kind.rawValue) }
+                        child.put(DisposeBag(boundTo: bag))
+                        child.value!.onEnd { log.record(kind.rawValue) }
                     }
                 }
             }
@@ -84,7 +84,7 @@ extension Adversarial {
             await waitUntil { fixture.ledger.counters.tasks == 0 }
             child.take()
             #expect(fixture.ledger.counters == LedgerSnapshot.Counters())
-            #expect(fixture.ledger.snapshot().owners.isEmpty)
+            #expect(fixture.ledger.snapshotRearmingOnChange().owners.isEmpty)
         }
 
         // MARK: Children
@@ -94,8 +94,8 @@ extension Adversarial {
 
         func child(of parent: Lifetime, _ form: ChildForm) -> Lifetime {
             switch form {
-            case .lifetime: Lifetime(ledger: parent.ledger, parent: parent)
-            case .disposeBag: DisposeBag(parent: parent, ledger: parent.ledger)
+            case .lifetime: Lifetime(boundTo: parent, ledger: parent.ledger)
+            case .disposeBag: DisposeBag(boundTo: parent, ledger: parent.ledger)
             }
         }
 
@@ -104,15 +104,15 @@ extension Adversarial {
             let ledger = Ledger(clock: ManualClock())
             let log = Recorder<String>()
             let parent = Lifetime(ledger: ledger)
-            parent.add { log.record("parent 1") }
+            parent.onEnd { log.record("parent 1") }
             let son = child(of: parent, form)
-            son.add { log.record("son 1") }
+            son.onEnd { log.record("son 1") }
             let grandson = child(of: son, form)
-            grandson.add { log.record("grandson") }
-            son.add { log.record("son 2") }
+            grandson.onEnd { log.record("grandson") }
+            son.onEnd { log.record("son 2") }
             let daughter = child(of: parent, form)
-            daughter.add { log.record("daughter") }
-            parent.add { log.record("parent 2") }
+            daughter.onEnd { log.record("daughter") }
+            parent.onEnd { log.record("parent 2") }
             daughter.end()
             parent.end()
             parent.end()
@@ -132,14 +132,14 @@ extension Adversarial {
             do {
                 let owner = fixture.run { StreamsOwner() }
                 bag = owner.bag
-                owner.bag.onDispose { log.record("owner's bag") }
+                owner.bag.onEnd { log.record("owner's bag") }
                 kept.put(child(of: owner.bag, form))
-                kept.value!.onDispose { log.record("child") }
+                kept.value!.onEnd { log.record("child") }
             }
             #expect(bag == nil)
             #expect(log.events == ["child", "owner's bag"])
             #expect(fixture.ledger.counters.owners == 0)
-            #expect(fixture.ledger.snapshot().owners.isEmpty)
+            #expect(fixture.ledger.snapshotRearmingOnChange().owners.isEmpty)
         }
 
         // MARK: Leaks at the root
@@ -151,7 +151,7 @@ extension Adversarial {
             let family = fixture.run { Family(children: children, childrenTrackFirst: childrenTrackFirst) }
             family.bag.dispose()
             fixture.passGracePeriod()
-            let snapshot = fixture.ledger.snapshot()
+            let snapshot = fixture.ledger.snapshotRearmingOnChange()
             #expect(snapshot.leaks.map(\.owner) == [family.bag.ownerID])
             #expect(snapshot.counters.leaks == 1)
             #expect(snapshot.events.filter { $0.kind == .leak }.map(\.owner) == [family.bag.ownerID])
@@ -165,7 +165,7 @@ extension Adversarial {
                 kept.put(family.children[0])
             }
             fixture.passGracePeriod()
-            let leaks = fixture.ledger.snapshot().leaks
+            let leaks = fixture.ledger.snapshotRearmingOnChange().leaks
             #expect(leaks.map(\.owner) == [kept.value!.bag.ownerID])
             kept.take()
             #expect(fixture.ledger.counters == LedgerSnapshot.Counters())
@@ -186,7 +186,7 @@ extension Adversarial {
                 return family.bag.ownerID
             }
             fixture.passGracePeriod()
-            #expect(fixture.ledger.snapshot().leaks.map(\.owner) == [parent])
+            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == [parent])
             subscription.take()?.cancel()
             kept.take()
         }
@@ -199,7 +199,7 @@ final class Family: Sendable {
     final class Child: Sendable {
         let bag: DisposeBag
         init(parent: DisposeBag, tracks: Bool) {
-            bag = DisposeBag(parent: parent)
+            bag = DisposeBag(boundTo: parent)
             if tracks { bag.track(self) }
         }
     }

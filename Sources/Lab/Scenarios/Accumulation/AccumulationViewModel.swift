@@ -24,7 +24,7 @@ final class AccumulationViewModel {
         self.mode = mode
         self.environment = environment
         session = environment.resident(AppSession.resident)
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
 
         let subscription = environment.device.orientationPublisher
@@ -32,18 +32,18 @@ final class AccumulationViewModel {
             .sink { [weak self] _ in self?.rotated() }
         switch mode {
         case .bound:
-            subscription.store(in: lifetime)
+            subscription.store(boundTo: lifetime)
         case .leaky:
             // The session outlives this sheet: nothing ever takes this subscription out of its bag.
-            // tether-lint: ignore foreign-bag — the leaky twin of .store(in: lifetime)
-            subscription.store(in: session.bag)
+            // tether-lint: ignore foreign-bag — the leaky twin of .store(boundTo: lifetime)
+            subscription.store(boundTo: session.bag)
         }
     }
 
     /// How many subscriptions the session's bag holds now, as the ledger counts them.
     var sessionSubscriptions: Int {
         guard let id = session.ownerID, let environment else { return 0 }
-        let owner = environment.ledger.snapshot().owners.first { $0.id == id }
+        let owner = environment.ledger.snapshotRearmingOnChange().owners.first { $0.id == id }
         return owner?.entries.count ?? 0
     }
 

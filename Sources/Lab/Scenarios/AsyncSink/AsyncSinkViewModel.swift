@@ -41,7 +41,7 @@ final class AsyncSinkViewModel {
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
         self.environment = environment
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
         subscribe()
     }
@@ -81,7 +81,7 @@ final class AsyncSinkViewModel {
                 await AsyncSinkViewModel.work(for: orientation, in: WeakModel(model: self), clock: clock)
             }
         }
-        sink = (cancellable, lifetime.add(cancellable))
+        sink = (cancellable, cancellable.store(boundTo: lifetime))
     }
 
     /// The slow work: thirty steps of lab time, each a progress update for `model`'s bar.

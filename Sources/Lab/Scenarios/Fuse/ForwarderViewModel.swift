@@ -26,7 +26,7 @@ final class ForwarderViewModel {
 
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         repository = environment.resident(OrientationRepository.resident)
         consumer = environment.resident(OrientationConsumer.resident)
         lifetime.track(self)

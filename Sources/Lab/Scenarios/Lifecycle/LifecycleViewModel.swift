@@ -49,10 +49,10 @@ final class LifecycleViewModel: LifecycleOwner {
         let clock = environment.clock
         switch mode {
         case .bound:
-            liveData.observe(self) { [weak self] value in
+            liveData.observe(boundTo: self) { [weak self] value in
                 MainActor.assumeIsolated { self?.receive(value) }
             }
-            lifetime.task { [weak self, lifecycle] in
+            Task(boundTo: lifetime) { [weak self, lifecycle] in
                 await lifecycle.repeatOnLifecycle(.started) { [weak self] in
                     await self?.tick(on: clock)
                 }

@@ -26,7 +26,7 @@ final class LiveDataViewModel {
         bag = DisposeBag(ledger: environment.ledger)
         bag.track(self)
         // The sheet's end disposes the bag; held weakly, so the sheet does not keep it.
-        parent.add { [weak bag] in bag?.dispose() }
+        parent.onEnd { [weak bag] in bag?.dispose() }
         let target: DisposeBag? =
             switch mode {
             case .bound: nil
@@ -62,7 +62,7 @@ final class LiveDataPanel {
     ) {
         self.name = name
         self.environment = environment
-        bag = DisposeBag(parent: parent, ledger: environment.ledger)
+        bag = DisposeBag(boundTo: parent, ledger: environment.ledger)
         bag.track(self)
         if let leakyBag {
             // Nobody ends this bag, and the completion holds the panel: never removed.

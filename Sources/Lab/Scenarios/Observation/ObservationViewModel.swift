@@ -30,7 +30,7 @@ final class ObservationViewModel {
         self.environment = environment
         let device = environment.device
         self.device = device
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
         // `Observations` is in the OS from macOS 26 and iOS 26 (and in every Linux toolchain from
         // Swift 6.2); before that the sheet says so and watches nothing.

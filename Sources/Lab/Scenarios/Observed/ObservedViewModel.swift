@@ -51,14 +51,14 @@ final class ObservedViewModel {
     init(mode: Mode, environment: LabEnvironment, parent: Lifetime) {
         self.mode = mode
         self.environment = environment
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
         switch mode {
         case .bound:
-            logA = $a.observe(.all, in: lifetime) { [weak self] new, old in
+            logA = $a.observe(.all, boundTo: lifetime) { [weak self] new, old in
                 MainActor.assumeIsolated { self?.record("A", new, old) }
             }
-            logB = $b.observe(.all, in: lifetime) { [weak self] new, old in
+            logB = $b.observe(.all, boundTo: lifetime) { [weak self] new, old in
                 MainActor.assumeIsolated { self?.record("B", new, old) }
             }
         case .leaky:
@@ -139,7 +139,7 @@ final class ObservedViewModel {
         tallyState = .live
         switch mode {
         case .bound:
-            tally = $a.observe(.did, in: lifetime) { [weak self] _, _ in
+            tally = $a.observe(.did, boundTo: lifetime) { [weak self] _, _ in
                 MainActor.assumeIsolated { self?.tallied += 1 }
             }
         case .leaky:

@@ -26,7 +26,7 @@ final class OrientationViewModel {
         self.mode = mode
         self.environment = environment
         device = environment.device
-        lifetime = Lifetime(ledger: environment.ledger, parent: parent)
+        lifetime = Lifetime(boundTo: parent, ledger: environment.ledger)
         lifetime.track(self)
 
         // The article's `assign(to: &$isPortraitFromPublisher)`: bound in both modes.
@@ -40,9 +40,9 @@ final class OrientationViewModel {
         case .bound:
             Task { [weak self] in
                 for await _ in orientations { self?.sequenceReceived() }
-            }.store(in: lifetime)
+            }.store(boundTo: lifetime)
         case .leaky:
-            // tether-lint: ignore unstored-task — the leaky twin of .store(in: lifetime): never stored
+            // tether-lint: ignore unstored-task — the leaky twin of .store(boundTo: lifetime): never stored
             Task.attributed(to: lifetime) { [weak self] in
                 for await _ in orientations { self?.sequenceReceived() }
             }
