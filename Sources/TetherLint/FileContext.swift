@@ -77,4 +77,13 @@ extension Edit {
             start: node.positionAfterSkippingLeadingTrivia.utf8Offset,
             end: node.endPositionBeforeTrailingTrivia.utf8Offset, replacement: text)
     }
+
+    /// Replaces `argument`'s label and its expression `node` by `label: text`.
+    static func replace(
+        _ node: ExprSyntax, with text: String, labelled label: String, in argument: LabeledExprSyntax
+    ) -> Edit {
+        Edit(
+            start: argument.positionAfterSkippingLeadingTrivia.utf8Offset,
+            end: node.endPositionBeforeTrailingTrivia.utf8Offset, replacement: "\(label): \(text)")
+    }
 }

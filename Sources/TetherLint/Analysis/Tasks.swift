@@ -11,10 +11,12 @@ enum Tasks {
     }
 
     /// What starts a task: `Task {}`, `Task.detached {}`, `Task.attributed(to:) {}`, with the
-    /// operation closure. Tether's bound forms (`lifetime.task {}`) are not task creations here.
+    /// operation closure. Tether's bound forms (`Task(boundTo:) {}`, the old `lifetime.task {}`)
+    /// are not task creations here.
     static func creation(_ call: FunctionCallExprSyntax) -> (kind: Creation, operation: ClosureExprSyntax)? {
         let kind: Creation
         let callee = call.calledExpression
+        if isBoundTaskInit(call) { return nil }
         if isTaskType(callee) {
             kind = .plain
         } else if let access = callee.as(MemberAccessExprSyntax.self), let base = access.base,
@@ -44,8 +46,19 @@ enum Tasks {
         return false
     }
 
-    /// Tether's bound task forms: `lifetime.task {}` and `sequence.forEach(boundTo:) {}`.
+    /// `Task(boundTo: lifetime) {}` (or `Task.init(boundTo:)`): Tether's task, bound as it starts.
+    private static func isBoundTaskInit(_ call: FunctionCallExprSyntax) -> Bool {
+        guard call.arguments.first?.label?.text == "boundTo" else { return false }
+        let callee = call.calledExpression
+        if isTaskType(callee) { return true }
+        guard let access = callee.as(MemberAccessExprSyntax.self), let base = access.base else { return false }
+        return access.declName.baseName.text == "init" && isTaskType(base)
+    }
+
+    /// Tether's bound task forms: `Task(boundTo:) {}`, `sequence.forEach(boundTo:) {}` and the
+    /// old `lifetime.task {}`.
     static func isBoundTaskCall(_ call: FunctionCallExprSyntax) -> Bool {
+        if isBoundTaskInit(call) { return true }
         let name = Calls.name(of: call)
         if name == "forEach", Calls.labels(of: call).first == "boundTo" { return true }
         if name == "task", let receiver = Calls.receiver(of: call),

@@ -16,16 +16,24 @@ struct TypeInfo {
         /// Declared with `var`: a `Set` must be, to be passed `inout`.
         var isVariable: Bool
 
-        /// Whether a fix can store a task or a subscription here with `.store(in:)`.
+        /// Whether a fix can store a task or a subscription here with `.store(in:)` (a set) or
+        /// `.store(boundTo:)` (a Tether lifetime).
         var takesStore: Bool { kind == .lifetime || kind == .cancellables && isVariable }
 
-        /// The argument of `.store(in:)` that names this bag.
+        /// The argument of the store call that names this bag.
         var storeArgument: String {
             switch kind {
             case .cancellables: "&\(name)"
             case .lifetime, .cancellable: name
             }
         }
+
+        /// The store call's label: Combine's `in:` for a set, Tether's `boundTo:` for a lifetime.
+        var storeLabel: String { kind == .cancellables ? "in" : "boundTo" }
+
+        /// The call that stores a task or a subscription here: `.store(in: &cancellables)`,
+        /// `.store(boundTo: bag)`.
+        var storeCall: String { ".store(\(storeLabel): \(storeArgument))" }
     }
 
     var name: String

@@ -12,17 +12,20 @@ final class ForeignBagRule: RuleVisitor {
     override func visit(_ call: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let owner = context.owner(of: call), !owner.isAppLifetime else { return .visitChildren }
         let name = Calls.name(of: call)
-        if name == "store", Calls.labels(of: call) == ["in"], let bag = call.arguments.first?.expression {
-            check(bag, owner: owner, offerFix: true)
+        if name == "store", ["in", "boundTo"].contains(Calls.labels(of: call)),
+            let argument = call.arguments.first
+        {
+            check(argument.expression, owner: owner, fixing: argument)
         } else if name == "insert", let receiver = Calls.receiver(of: call), Self.looksLikeBag(receiver) {
-            check(receiver, owner: owner, offerFix: false)
+            check(receiver, owner: owner)
         } else if let bag = Calls.argument("disposeBag", of: call) {
-            check(bag, owner: owner, offerFix: false)
+            check(bag, owner: owner)
         }
         return .visitChildren
     }
 
-    private func check(_ bag: ExprSyntax, owner: TypeInfo, offerFix: Bool) {
+    /// Reports `bag` if it is another object's; `argument`, a store call's, is the one a fix rewrites.
+    private func check(_ bag: ExprSyntax, owner: TypeInfo, fixing argument: LabeledExprSyntax? = nil) {
         let stripped = ValueFlow.stripInOut(bag)
         guard let path = Ownership.components(of: stripped), path.count > 1,
             !Ownership.isOwn(stripped, owner: owner, types: context.types)
@@ -34,13 +37,16 @@ final class ForeignBagRule: RuleVisitor {
             report(at: bag, message, fix: "store it in \(owner.name)'s own bag")
             return
         }
-        // The same `store(in:)` overload: a set for a set, a lifetime for Tether's bags.
+        // The same kind of store: a set for a set, a lifetime for Tether's bags. The argument is
+        // rewritten with its label, so that an old `store(in: lifetime)` becomes `store(boundTo:)`.
         let sameKind = bag.is(InOutExprSyntax.self) == (own.kind == .cancellables)
-        let safe = offerFix && sameKind && (own.kind == .cancellables || context.importsTether)
+        let safe = sameKind && (own.kind == .cancellables || context.importsTether)
+        let edits = argument.map {
+            [Edit.replace($0.expression, with: own.storeArgument, labelled: own.storeLabel, in: $0)]
+        }
         report(
-            at: bag, message,
-            fix: "store it in \(owner.name)'s own \(own.name): .store(in: \(own.storeArgument))",
-            edits: safe ? [.replace(bag, with: own.storeArgument)] : [])
+            at: bag, message, fix: "store it in \(owner.name)'s own \(own.name): \(own.storeCall)",
+            edits: safe ? edits ?? [] : [])
     }
 
     private static func looksLikeBag(_ expr: ExprSyntax) -> Bool {

@@ -6,9 +6,10 @@ import SwiftSyntax
 /// `self`'s own observed property (its storage holds the closure), and LiveData's
 /// `add(observer: self, …) {}` (the closure undoes the weak hold on the observer). Tether's
 /// `sink(attributedTo:)` and `observe(_:attributedTo:)` are the naive code too. Left alone:
-/// `sink(boundTo:)` and `observe(_:in:)`, `[weak self]` or `[unowned self]`, subscriptions
-/// stored elsewhere, finite publishers (`Just`, `Future`, `.first()`…) that release their
-/// closures when they complete, and owners as long-lived as the app.
+/// `sink(boundTo:)` and `observe(_:boundTo:)` (or its old `observe(_:in:)`), `[weak self]` or
+/// `[unowned self]`, subscriptions stored elsewhere, finite publishers (`Just`, `Future`,
+/// `.first()`…) that release their closures when they complete, and owners as long-lived as the
+/// app.
 final class SinkRetainCycleRule: RuleVisitor {
     override class var id: RuleID { .sinkRetainCycle }
 
@@ -39,7 +40,7 @@ final class SinkRetainCycleRule: RuleVisitor {
                 "assign(to:on: self) holds self strongly and is stored in \(owner.name)'s own \(bag): "
                     + "a cycle no deinit breaks",
                 fix: "assign(to: &$property) for a @Published property, or sink(boundTo:) with [weak self]")
-        case "observe" where !labels.contains("in"):
+        case "observe" where !labels.contains("boundTo") && !labels.contains("in"):
             guard let receiver = access.base, let property = Self.ownProjection(receiver, owner: owner) else {
                 break
             }
@@ -47,7 +48,7 @@ final class SinkRetainCycleRule: RuleVisitor {
                 of: call, at: name, owner: owner,
                 message: "the observation captures self strongly and $\(property)'s storage, which is "
                     + "\(owner.name)'s, keeps it: a cycle no deinit breaks",
-                fix: "capture [weak self], or bind it: observe(_:in: lifetime)")
+                fix: "capture [weak self], or bind it: observe(_:boundTo: lifetime)")
         case "add" where labels.first == "observer":
             guard let observer = call.arguments.first?.expression, SelfReferences.isSelf(observer) else {
                 break

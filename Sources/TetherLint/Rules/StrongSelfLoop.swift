@@ -6,7 +6,8 @@ import SwiftSyntax
 /// `await self?.listen()` where `listen()` loops (the call holds `self` as long as it runs);
 /// `self` held strongly by an `Observations {}` closure (unless it is returned: the caller
 /// loops). Left alone: Tether's bound forms
-/// (`lifetime.task {}`, `forEach(boundTo:)`, `.store(in: lifetime)`), a task kept in a
+/// (`Task(boundTo:) {}`, `forEach(boundTo:)`, `.store(boundTo: lifetime)`, and their old
+/// spellings `lifetime.task {}` and `.store(in: lifetime)`), a task kept in a
 /// property that another method cancels, `[weak self]` unwrapped inside the loop, a loop over
 /// a stream the same function finishes, value types, and tasks that do not loop.
 final class StrongSelfLoopRule: RuleVisitor {
@@ -52,7 +53,7 @@ final class StrongSelfLoopRule: RuleVisitor {
                     "\(call.calledExpression.trimmedDescription)() holds self strongly for as long as it loops: "
                         + "\(owner.name) never deinitializes",
                     fix: "loop in the task with [weak self] unwrapped inside the loop, or bind the task: "
-                        + "lifetime.task { } (Tether)")
+                        + "Task(boundTo: lifetime) { } (Tether)")
             }
         case .strong:
             let loops =

@@ -3,7 +3,7 @@ import SwiftSyntax
 /// `unstored-task`: a `Task {}` whose value is discarded, in a class, an actor or a SwiftUI
 /// `View`, whose body loops over an async sequence or until cancelled. Nothing cancels the loop
 /// when its owner goes (seed 000). Left alone: a task stored or bound (`.store(in:)`,
-/// `lifetime.task {}`, a property), a task that does not loop, value types that are not views,
+/// `.store(boundTo:)`, `Task(boundTo:) {}`, a property), a task that does not loop, value types that are not views,
 /// top-level code, owners that live as long as the app, a loop over a stream the same function
 /// finishes, and the weak loop over a stream that the owner's `deinit` finishes.
 final class UnstoredTaskRule: RuleVisitor {
@@ -39,20 +39,20 @@ final class UnstoredTaskRule: RuleVisitor {
             report(
                 at: call, "\(task)'s value is discarded: its loop keeps running after \(owner.name) is gone",
                 fix:
-                    "keep the task and cancel it with \(owner.name): .store(in: bag) or lifetime.task { } (Tether)"
+                    "keep the task and cancel it with \(owner.name): .store(boundTo: bag) or Task(boundTo: bag) { } (Tether)"
             )
             return .visitChildren
         }
-        let fix = ".store(in: \(bag.storeArgument))"
+        let fix = bag.storeCall
         report(
             at: call, "\(task)'s value is discarded: its loop keeps running after \(owner.name) is gone",
             fix: "store it in \(owner.name)'s \(bag.name): \(fix)", edits: edits(storing: call, with: fix))
         return .visitChildren
     }
 
-    /// Appends `.store(in:)` to a task started as a statement of a method or an initializer
+    /// Appends the store call to a task started as a statement of a method or an initializer
     /// (a closure would need an explicit `self`), dropping a `_ =` or `let _ =` before it.
-    /// Tether's `store(in:)` needs the file to import Tether.
+    /// Tether's `store(boundTo:)` and `Task.store(in:)` need the file to import Tether.
     private func edits(storing call: FunctionCallExprSyntax, with store: String) -> [Edit] {
         guard context.importsTether, !Self.isInClosure(call) else { return [] }
         var edits = [Edit.insert(store, at: call.endPositionBeforeTrailingTrivia)]

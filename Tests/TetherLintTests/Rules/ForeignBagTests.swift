@@ -11,6 +11,7 @@ import TetherLint
                     init(session: Session, service: Service) {
                         self.session = session
                         publisher.sink { [weak self] _ in self?.reload() }.store(in: &session.cancellables)  // ⚠️
+                        subscription.store(boundTo: self.session.bag)  // ⚠️
                         subscription.store(in: self.session.bag)  // ⚠️
                         service.bag.insert(publisher.sink { _ in })  // ⚠️
                         liveData.add(observer: self, disposeBag: Store.shared.bag) { _ in }  // ⚠️
@@ -38,6 +39,7 @@ import TetherLint
                         publisher.sink { _ in }.store(in: &self.cancellables)
                         publisher.sink { _ in }.store(in: &cancellables)
                         publisher.sink { _ in }.store(in: &state.cancellables)
+                        subscription.store(boundTo: bag)
                         subscription.store(in: bag)
                         bag.insert(publisher.sink { _ in })
                         liveData.add(observer: self, disposeBag: bag) { _ in }
@@ -70,5 +72,31 @@ import TetherLint
             }
             """
         #expect(fixed(.foreignBag, before) == after)
+    }
+
+    @Test func movesIntoTheTypesOwnLifetimeWithTethersSpelling() {
+        let before = """
+            import Tether
+            final class Screen {
+                let bag = DisposeBag()
+                init(session: Session) {
+                    subscription.store(boundTo: session.bag)
+                    task.store(in: session.bag)
+                }
+            }
+            """
+        let after = """
+            import Tether
+            final class Screen {
+                let bag = DisposeBag()
+                init(session: Session) {
+                    subscription.store(boundTo: bag)
+                    task.store(boundTo: bag)
+                }
+            }
+            """
+        #expect(fixed(.foreignBag, before) == after)
+        let fixes = Linter(rules: [.foreignBag]).check(source: before, path: "S.swift").map(\.fix)
+        #expect(fixes == Array(repeating: "store it in Screen's own bag: .store(boundTo: bag)", count: 2))
     }
 }

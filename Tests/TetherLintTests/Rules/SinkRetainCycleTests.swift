@@ -42,6 +42,7 @@ import TetherLint
                         model.$name.sink { [weak self] in self?.title = $0 }.store(in: &cancellables)
                         model.$name.sink { [unowned self] in self.title = $0 }.store(in: &cancellables)
                         model.$name.sink(boundTo: lifetime) { self.title = $0 }
+                        $name.observe(.did, boundTo: lifetime) { new, _ in self.title = new }
                         $name.observe(.did, in: lifetime) { new, _ in self.title = new }
                         Just(1).sink { _ in self.refresh() }.store(in: &cancellables)
                         api.fetch().first().sink { _ in self.refresh() }.store(in: &cancellables)

@@ -59,6 +59,8 @@ import TetherLint
                             }
                         }
                         // Tether's bound forms.
+                        Task(boundTo: lifetime) { for await value in updates { self.count += value } }
+                        Task { for await value in updates { self.count += value } }.store(boundTo: lifetime)
                         lifetime.task { for await value in updates { self.count += value } }
                         Task { for await value in updates { self.count += value } }.store(in: lifetime)
                         Observations { self.count }.forEach(boundTo: lifetime) { print($0) }

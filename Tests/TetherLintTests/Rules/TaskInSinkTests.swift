@@ -48,6 +48,7 @@ import TetherLint
                         values.asyncSink { value in await self.upload(value) }.store(in: &cancellables)
                         button.onTap { Task { for await _ in updates { } } }
                         values.sink { value in
+                            Task(boundTo: lifetime) { for await _ in updates { } }
                             lifetime.task { for await _ in updates { } }
                         }.store(in: &cancellables)
                         // A one-shot task per value ends by itself, after a delay too.

@@ -50,11 +50,14 @@ import TetherLint
                     init(updates: AsyncStream<Int>) {
                         // A stored task; a task cancelled in deinit.
                         task = Task { [weak self] in for await v in updates { self?.show(v) } }
-                        Task { for await v in updates { print(v) } }.store(in: lifetime)
+                        Task { for await v in updates { print(v) } }.store(boundTo: lifetime)
+                        Task { for await v in updates { print(v) } }.store(in: lifetime)  // the old spelling
                         tasks.append(Task { for await v in updates { print(v) } })
                         let kept = Task { for await v in updates { print(v) } }
                         self.other = kept
-                        // Tether's bound forms.
+                        // Tether's bound forms, and the old spelling of the first.
+                        Task(boundTo: lifetime) { [weak self] in for await v in updates { self?.show(v) } }
+                        Task(boundTo: lifetime, priority: .low) { for await v in updates { self.show(v) } }
                         lifetime.task { [weak self] in for await v in updates { self?.show(v) } }
                         updates.forEach(boundTo: lifetime) { [weak self] v in self?.show(v) }
                         // A Task {} with no loop.
@@ -150,6 +153,30 @@ import TetherLint
         #expect(fixed(.unstoredTask, withoutTether) == withoutTether)
         #expect(fixed(.unstoredTask, twoBags) == twoBags)
         let finding = Linter(rules: [.unstoredTask]).check(source: twoBags, path: "F.swift").first
-        #expect(finding?.fix?.contains("lifetime.task") == true)
+        #expect(finding?.fix?.contains(".store(boundTo: bag) or Task(boundTo: bag) { }") == true)
+    }
+
+    @Test func bindsToTheOneLifetimeWithTethersSpelling() {
+        let before = """
+            import Tether
+            final class Feed {
+                let lifetime = Lifetime()
+                init(updates: AsyncStream<Int>) {
+                    Task { for await _ in updates {} }
+                }
+            }
+            """
+        let after = """
+            import Tether
+            final class Feed {
+                let lifetime = Lifetime()
+                init(updates: AsyncStream<Int>) {
+                    Task { for await _ in updates {} }.store(boundTo: lifetime)
+                }
+            }
+            """
+        #expect(fixed(.unstoredTask, before) == after)
+        let finding = Linter(rules: [.unstoredTask]).check(source: before, path: "F.swift").first
+        #expect(finding?.fix == "store it in Feed's lifetime: .store(boundTo: lifetime)")
     }
 }
