@@ -105,15 +105,32 @@ struct SampleCompiler: Sendable {
     /// on a thread of their own: waiting for child processes would hold one of the few threads
     /// that run the tests' tasks.
     func run(_ jobs: [Job]) async throws -> [Outcome] {
+        try await run(arguments: jobs.map(\.arguments))
+    }
+
+    /// Type-checks `source` as a file a user writes, in a module of its own (`-parse-as-library`),
+    /// in the Swift 6 language mode, with `-diagnostic-style=llvm` (each fix-it printed under its
+    /// line): the file's path, and what the compiler said.
+    func typecheck(_ source: String, named name: String) async throws -> (path: String, outcome: Outcome) {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let path = "\(scratch)/\(name).swift"
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        let arguments =
+            ["-typecheck", "-swift-version", "6", "-diagnostic-style=llvm", "-module-name", "Sample"]
+            + ["-parse-as-library"] + searchFlags + [path]
+        return (path, try await run(arguments: [arguments])[0])
+    }
+
+    private func run(arguments: [[String]]) async throws -> [Outcome] {
         let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
         let swiftc = swiftc
         return try await withCheckedThrowingContinuation { done in
             Thread {
                 do {
                     var outcomes: [Outcome] = []
-                    for start in stride(from: 0, to: jobs.count, by: width) {
-                        let batch = jobs[start..<min(start + width, jobs.count)]
-                        let children = try batch.map { try ChildProcess(swiftc, $0.arguments) }
+                    for start in stride(from: 0, to: arguments.count, by: width) {
+                        let batch = arguments[start..<min(start + width, arguments.count)]
+                        let children = try batch.map { try ChildProcess(swiftc, $0) }
                         for child in children {
                             let result = child.finish()
                             outcomes.append(
