@@ -134,7 +134,9 @@ import Testing
             }),
             note + 3 < output.count, !output[note + 3].hasPrefix("/"), !output[note + 3].hasPrefix("[")
         else { return nil }
-        let (code, marker, edits) = (Array(output[note + 1]), Array(output[note + 2]), Array(output[note + 3]))
+        let (code, marker, edits) = (
+            Array(output[note + 1]), Array(output[note + 2]), Array(output[note + 3])
+        )
         guard !edits.allSatisfy(\.isWhitespace) else { return nil }
         // Ranges: runs of `~` (a `^` inside or at the start of one belongs to it).
         var ranges: [Int: Int] = [:]

@@ -25,7 +25,8 @@ import Tether
         await lab.press(.escape)
         #expect(lab.dump().stack == ["home"])
         #expect(lab.topSheet == nil)
-        let notes = lab.environment.ledger.snapshotRearmingOnChange().events.filter { $0.kind == .note }.compactMap(\.message)
+        let notes = lab.environment.ledger.snapshotRearmingOnChange().events.filter { $0.kind == .note }
+            .compactMap(\.message)
         #expect(notes == ["presented fake (bound)", "dismissed fake"])
     }
 

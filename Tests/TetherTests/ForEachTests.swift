@@ -126,7 +126,8 @@ private struct Heard {
         await task.value
         #expect(ran.events.isEmpty)
         #expect(fixture.ledger.counters.tasks == 0)
-        #expect(fixture.ledger.snapshotRearmingOnChange().events.suffix(2).map(\.kind) == [.created, .cancelled])
+        #expect(
+            fixture.ledger.snapshotRearmingOnChange().events.suffix(2).map(\.kind) == [.created, .cancelled])
     }
 
     @Test func aSequenceThatFinishesByItselfEndsTheEntryAndLeavesTheLifetime() async {

@@ -234,7 +234,8 @@ private final class Holder {
             #expect(ledger.counters.subscriptions == 1)
             holder = nil
             #expect(ledger.counters.subscriptions == 0)
-            let ends = ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .subscription }.map(\.kind)
+            let ends = ledger.snapshotRearmingOnChange().events.filter { $0.entryKind == .subscription }.map(
+                \.kind)
             #expect(ends == [.created, .created, .cancelled, .cancelled])
         }
     }

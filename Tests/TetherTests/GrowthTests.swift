@@ -179,7 +179,8 @@ private final class Plain {}
         let other = fixture.run { Session() }
         let slot = LockedBox<AnyCancellable?>(nil)
         let watch = ledger.onGrowth { report in
-            heard.record("\(report.owner) \(ledger.snapshotRearmingOnChange().growth.count)")  // takes the lock
+            // Takes the lock.
+            heard.record("\(report.owner) \(ledger.snapshotRearmingOnChange().growth.count)")
             ledger.checkpoint()  // re-enters: what it finds comes after this call
             other.bag.end()  // ends a lifetime: the ledger's lock, the verdict's timer
             slot.withLock { $0 }?.cancel()  // cancels itself from inside: must not wait for itself
@@ -210,7 +211,8 @@ private final class Plain {}
         }
         #expect(ledger.snapshotRearmingOnChange().growth.count == 1)
         ledger.ownerEnded(owner)
-        #expect(ledger.snapshotRearmingOnChange().growth.isEmpty, "an owner that ended is judged by its verdict")
+        #expect(
+            ledger.snapshotRearmingOnChange().growth.isEmpty, "an owner that ended is judged by its verdict")
         for _ in 0..<3 {
             entries += [ledger.open(.task, owner: owner, site: site, bound: false)].compactMap { $0 }
             ledger.checkpoint()

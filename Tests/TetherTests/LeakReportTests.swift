@@ -44,7 +44,9 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let center = NotificationCenter()
         let model = fixture.run { Forgetful(values: center.tetherNotifications(named: poked)) }
         center.post(name: poked, object: nil)
-        await waitUntil { fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 1 }
+        await waitUntil {
+            fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 1
+        }
         model.bag.end()
         center.post(name: poked, object: nil)
         center.post(name: poked, object: nil)
@@ -119,7 +121,9 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let second = LedgerFixture()
         var kept = [leakOwner(in: first), leakOwner(in: first), leakOwner(in: first)]
         kept.append(leakOwner(in: second))
-        let signatures = (first.ledger.snapshotRearmingOnChange().leaks + second.ledger.snapshotRearmingOnChange().leaks).map(\.signature)
+        let signatures =
+            (first.ledger.snapshotRearmingOnChange().leaks + second.ledger.snapshotRearmingOnChange().leaks)
+            .map(\.signature)
         #expect(signatures.count == 4)
         #expect(Set(signatures).count == 1)
         #expect(!signatures[0].contains("#"), "no serial")

@@ -411,7 +411,10 @@ private final class ChildModel {
     @Test func eventLogKeepsOnlyTheNewest() {
         let ledger = Ledger(clock: ManualClock(), eventCapacity: 3)
         for index in 1...5 { ledger.note("event \(index)") }
-        #expect(ledger.snapshotRearmingOnChange().events.compactMap(\.message) == ["event 3", "event 4", "event 5"])
+        #expect(
+            ledger.snapshotRearmingOnChange().events.compactMap(\.message) == [
+                "event 3", "event 4", "event 5",
+            ])
     }
 
     @Test func anEventLogOfNoCapacityKeepsNothing() {

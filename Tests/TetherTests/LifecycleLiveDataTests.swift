@@ -135,7 +135,8 @@ final class Screen: LifecycleOwner, Sendable {
             let live = LiveData(0)
             let screen = Screen()
             let taken = Slot<LedgerSnapshot>()
-            screen.lifecycle.lifetime.onEnd { taken.put(ledger.snapshotRearmingOnChange()) }  // runs after the removal
+            // Runs after the removal.
+            screen.lifecycle.lifetime.onEnd { taken.put(ledger.snapshotRearmingOnChange()) }
             screen.lifecycle.move(to: .created)
             live.observe(boundTo: screen) { _ in }
             #expect(ledger.counters.paused == 1)

@@ -112,7 +112,9 @@ private func waitForCancellation() async {
             #expect(ledger.counters.tasks == 0)
             let cancelled = ledger.snapshotRearmingOnChange().events.filter { $0.kind == .cancelled }
             owner.bag.dispose()
-            #expect(ledger.snapshotRearmingOnChange().events.filter { $0.kind == .cancelled }.count == cancelled.count)
+            #expect(
+                ledger.snapshotRearmingOnChange().events.filter { $0.kind == .cancelled }.count
+                    == cancelled.count)
         }
     }
 

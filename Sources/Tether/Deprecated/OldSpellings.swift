@@ -9,7 +9,9 @@ extension Lifetime {
     }
 
     // Not `renamed:`: its fix-it would relabel the arguments in place, the ledger as the parent.
-    @available(*, deprecated, message: "use Lifetime(boundTo: parent, ledger: ledger): the parent comes first")
+    @available(
+        *, deprecated, message: "use Lifetime(boundTo: parent, ledger: ledger): the parent comes first"
+    )
     public convenience init(ledger: Ledger, parent: Lifetime?) {
         self.init(boundTo: parent, ledger: ledger)
     }

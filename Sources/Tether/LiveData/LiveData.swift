@@ -84,7 +84,8 @@ public final class LiveData<T> {
         let entry = disposeBag.ledger.open(
             .observer, owner: disposeBag.ownerRecord, site: CallSite(fileID: fileID, line: line), bound: true)
         storage.register(
-            observer: observer, lifetime: disposeBag, entry: entry, activation: .always, completion: completion)
+            observer: observer, lifetime: disposeBag, entry: entry, activation: .always,
+            completion: completion)
     }
 
     /// Removes every registration of `observer`. A completion removed during a dispatch is not

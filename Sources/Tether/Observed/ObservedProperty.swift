@@ -69,7 +69,8 @@ public final class ObservedProperty<Value> {
     /// Observing in an ended lifetime registers nothing: the observation returned is removed.
     @discardableResult
     public func observe(
-        _ kind: ObservationType, boundTo lifetime: Lifetime, fileID: StaticString = #fileID, line: UInt = #line,
+        _ kind: ObservationType, boundTo lifetime: Lifetime, fileID: StaticString = #fileID,
+        line: UInt = #line,
         using handler: @escaping @Sendable (Value, Value?) -> Void
     ) -> PropertyObservation {
         let entry = lifetime.ledger.open(

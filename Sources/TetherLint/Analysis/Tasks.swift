@@ -51,7 +51,9 @@ enum Tasks {
         guard call.arguments.first?.label?.text == "boundTo" else { return false }
         let callee = call.calledExpression
         if isTaskType(callee) { return true }
-        guard let access = callee.as(MemberAccessExprSyntax.self), let base = access.base else { return false }
+        guard let access = callee.as(MemberAccessExprSyntax.self), let base = access.base else {
+            return false
+        }
         return access.declName.baseName.text == "init" && isTaskType(base)
     }
 

@@ -24,7 +24,8 @@ import Tether
         await lab.run(try KeyScript.parse("r r"))
         #expect(model.orientation == .portraitUpsideDown && model.received == 3)
         #expect(lab.dump().counters.tasks == 1)
-        let entry = try #require(lab.environment.ledger.snapshotRearmingOnChange().owners.first?.entries.first)
+        let entry = try #require(
+            lab.environment.ledger.snapshotRearmingOnChange().owners.first?.entries.first)
         #expect(entry.deliveries == 3, "forEach counts each value it hands the body")
     }
 

@@ -99,9 +99,10 @@ import Tether
         let rows = narrow.linesInsideBox
         let fix = try #require(rows.firstIndex { $0.hasPrefix("   fix: ") })
         #expect(
-            rows[fix...].prefix(3) == [
-                "   fix: store the task in the owner's bag (`.store(in:",
-                "   bag)`, or start it with `Task(boundTo: bag) { }`)",
+            rows[fix...].prefix(4) == [
+                "   fix: store the task in the owner's bag",
+                "   (`.store(boundTo: bag)`, or start it with",
+                "   `Task(boundTo: bag) { }`)",
                 "",
             ], "a wrapped row keeps the tree's indent")
         #expect(
@@ -181,7 +182,8 @@ import Tether
             "m " + AccumulationScenarioTests.visits(3), scenarios: Scenarios.all,
             size: Size(width: 200, height: 40))
         let site = try scenarioSite(
-            containing: "subscription.store(boundTo: session.bag)", in: "Accumulation/AccumulationViewModel.swift")
+            containing: "subscription.store(boundTo: session.bag)",
+            in: "Accumulation/AccumulationViewModel.swift")
         let inspector = panes(lab).compactMap(\.last)
         let growing = try #require(inspector.firstIndex(of: "Growing: 1 site"))
         let leaks = try #require(inspector.firstIndex(of: "Leaks: none"))

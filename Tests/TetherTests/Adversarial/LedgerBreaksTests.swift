@@ -202,7 +202,8 @@ extension Adversarial {
             dashboard?.bag.dispose()
             #expect(gauge?.bag.isDisposed == true)
             fixture.passGracePeriod()
-            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description) == ["Dashboard#1"])
+            #expect(
+                fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner.description) == ["Dashboard#1"])
             #expect(fixture.ledger.counters.ending == 1, "the gauge, on its way out with the dashboard")
 
             dashboard = nil  // released late

@@ -46,7 +46,10 @@ extension Adversarial {
             #expect(snapshot.leaks.map(\.owner) == [child.bag.ownerID])
             #expect(snapshot.leaks.first?.covered == [])
             fixture.clock.advance(by: .milliseconds(100))
-            #expect(fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == [child.bag.ownerID, next.bag.ownerID])
+            #expect(
+                fixture.ledger.snapshotRearmingOnChange().leaks.map(\.owner) == [
+                    child.bag.ownerID, next.bag.ownerID,
+                ])
             #expect(fixture.ledger.counters.leaks == 2)
         }
 

@@ -158,7 +158,11 @@ extension Adversarial {
             }
             fixture.run {
                 let sink = subject.value!.asyncSink(overlap: overlap, receiveValue: body)
-                if reentry == .cancel { kept.put(sink) } else { token.put(sink.store(boundTo: owner.value!.bag)) }
+                if reentry == .cancel {
+                    kept.put(sink)
+                } else {
+                    token.put(sink.store(boundTo: owner.value!.bag))
+                }
             }
             subject.value!.send(1)
             let cancels = [.cancel, .endLifetime, .removeToken, .releaseOwner, .endThenSend].contains(reentry)
