@@ -13,11 +13,11 @@ private let tick = Notification.Name("DeliveryCountTests.tick")
         fixture.run {
             let owner = TrackedOwner()
             let subject = PassthroughSubject<Int, Never>()
-            subject.sink { _ in }.store(in: owner.bag)
+            subject.sink { _ in }.store(boundTo: owner.bag)
             subject.sink(boundTo: owner.bag) { _ in }
             subject.send(1)
             subject.send(2)
-            let entries = fixture.ledger.snapshot().owners.first?.entries
+            let entries = fixture.ledger.snapshotRearmingOnChange().owners.first?.entries
             #expect(entries?.map(\.deliveries) == [nil, 2])
             withExtendedLifetime(owner) {}
         }
@@ -28,14 +28,14 @@ private let tick = Notification.Name("DeliveryCountTests.tick")
         let (values, input) = AsyncStream.makeStream(of: Int.self)
         let owner = fixture.run { TrackedOwner() }
         let task = fixture.run {
-            owner.bag.task {
+            Task(boundTo: owner.bag) {
                 for await _ in values { Task.countDelivery() }
             }
         }
-        #expect(fixture.ledger.snapshot().owners.first?.entries.map(\.deliveries) == [nil])
+        #expect(fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.map(\.deliveries) == [nil])
         input.yield(1)
         await waitUntil("the value counted") {
-            fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 1
+            fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 1
         }
         input.finish()
         await task.value
@@ -47,12 +47,12 @@ private let tick = Notification.Name("DeliveryCountTests.tick")
         let owner = fixture.run { TrackedOwner() }
         let notifications = center.tetherNotifications(named: tick)
         let task = fixture.run {
-            owner.bag.task {
+            Task(boundTo: owner.bag) {
                 for await _ in notifications {}
             }
         }
         await waitUntil("the loop counting, with nothing received yet") {
-            fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 0
+            fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 0
         }
         owner.bag.dispose()
         await task.value
@@ -62,7 +62,7 @@ private let tick = Notification.Name("DeliveryCountTests.tick")
         let tracker = LeakTracker()
         let kept = tracker.run { () -> TrackedOwner in
             let owner = TrackedOwner()
-            PassthroughSubject<Int, Never>().sink { _ in }.store(in: owner.bag)
+            PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: owner.bag)
             return owner
         }
         #expect(

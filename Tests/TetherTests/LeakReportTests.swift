@@ -86,7 +86,9 @@ private let poked = Notification.Name("LeakReportTests.poked")
         let watch = fixture.ledger.onLeak { heard.record($0) }
         let model = fixture.run { Forgetful(values: center.tetherNotifications(named: poked)) }
         // Counted from when the loop iterates the notifications: until then the count is unknown.
-        await waitUntil { fixture.ledger.snapshot().owners.first?.entries.first?.deliveries == 0 }
+        await waitUntil {
+            fixture.ledger.snapshotRearmingOnChange().owners.first?.entries.first?.deliveries == 0
+        }
         model.bag.end()
         fixture.passGracePeriod()
         center.post(name: poked, object: nil)

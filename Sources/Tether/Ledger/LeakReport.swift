@@ -120,7 +120,7 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
         case (.subscription, _):
             "bind the subscription to the owner's bag: `sink(boundTo: bag)` or `.store(boundTo: bag)`"
         case (.observer, _):
-            "observe with the owner's bag (`disposeBag: bag`, `observe(_:in: bag)`), and capture the owner weakly"
+            "observe with the owner's bag (`disposeBag: bag`, `observe(_:boundTo: bag)`), and capture the owner weakly"
         case (.binding, _):
             "unbind the properties when the owner ends"
         }

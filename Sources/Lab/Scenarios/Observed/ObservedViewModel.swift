@@ -4,7 +4,7 @@ import Tether
 /// observation, a tally observation on A that can be made obsolete and cleansed, and a two-way
 /// binding between them.
 ///
-/// Bound, every observation is made with `observe(_:in: lifetime)` and captures the view model
+/// Bound, every observation is made with `observe(_:boundTo: lifetime)` and captures the view model
 /// weakly: they end with the sheet, the view model goes, and the binding with it. Leaky, the
 /// observations are attributed to the view model but not bound to it, and their closures capture
 /// it strongly: A's storage holds a closure that holds the view model that holds A — the view
@@ -63,11 +63,11 @@ final class ObservedViewModel {
             }
         case .leaky:
             // The naive observations: their closures capture self strongly, and A and B are self's.
-            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:boundTo:)
             logA = $a.observe(.all, attributedTo: lifetime) { new, old in
                 MainActor.assumeIsolated { self.record("A", new, old) }
             }
-            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:boundTo:)
             logB = $b.observe(.all, attributedTo: lifetime) { new, old in
                 MainActor.assumeIsolated { self.record("B", new, old) }
             }
@@ -143,7 +143,7 @@ final class ObservedViewModel {
                 MainActor.assumeIsolated { self?.tallied += 1 }
             }
         case .leaky:
-            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:in:)
+            // tether-lint: ignore sink-retain-cycle — the leaky twin of observe(_:boundTo:)
             tally = $a.observe(.did, attributedTo: lifetime) { _, _ in
                 MainActor.assumeIsolated { self.tallied += 1 }
             }
