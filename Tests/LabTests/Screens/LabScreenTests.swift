@@ -99,11 +99,10 @@ import Tether
         let rows = narrow.linesInsideBox
         let fix = try #require(rows.firstIndex { $0.hasPrefix("   fix: ") })
         #expect(
-            rows[fix...].prefix(4) == [
+            Array(rows[fix...]) == [
                 "   fix: store the task in the owner's bag",
                 "   (`.store(boundTo: bag)`, or start it with",
                 "   `Task(boundTo: bag) { }`)",
-                "",
             ], "a wrapped row keeps the tree's indent")
         #expect(
             lab.backend.trimmedTextLines.last
