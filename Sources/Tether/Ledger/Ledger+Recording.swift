@@ -42,10 +42,12 @@ extension Ledger {
     func openTask(
         owner: OwnerRecord?, site: CallSite, bound: Bool, counts: Bool
     ) -> (entry: LedgerEntry?, name: TaskName) {
+        // The parts are read under the lock, the name is spelled after it.
         let opened = open(.task, owner: owner, site: site, bound: bound, counts: counts) { state, entry in
-            TaskName(owner: owner.map { state.id(of: $0) }, site: state.sites.name(of: entry.siteIndex))
+            (owner: owner.map { state.id(of: $0) }, site: state.sites.name(of: entry.siteIndex))
         }
-        return opened.map { ($0.entry, $0.read) } ?? (nil, TaskName(site: site))
+        guard let opened else { return (nil, TaskName(site: site)) }
+        return (opened.entry, TaskName(owner: opened.read.owner, site: opened.read.site))
     }
 
     /// Opens an entry and reads what else its caller needs of the state in the same lock; nil

@@ -14,7 +14,16 @@ struct TaskName: Sendable, Equatable {
             text = site
             return
         }
-        text = "\(owner) \(site)"
+        // One string of the right size, appended to: interpolating the owner's id would spell it
+        // into a string of its own first.
+        let serial = String(owner.serial)
+        var text = owner.typeName
+        text.reserveCapacity(text.utf8.count + serial.utf8.count + site.utf8.count + 2)
+        text += "#"
+        text += serial
+        text += " "
+        text += site
+        self.text = text
     }
 
     /// The site alone, spelled now: for a ledger that is off, which keeps no site table.
