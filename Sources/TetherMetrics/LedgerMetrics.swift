@@ -61,12 +61,12 @@ struct LedgerMetrics: Sendable {
 
     /// Moves each gauge by what it changed from `old` to `new`, and counts the zombie deliveries
     /// `new` has that `old` had not. A gauge that did not change is not written.
-    func move(from old: LedgerReading, to new: LedgerReading) {
+    func move(from old: LedgerSnapshot.Counters, to new: LedgerSnapshot.Counters) {
         Self.move(owners, by: new.owners - old.owners)
         Self.move(ownersEnding, by: new.ending - old.ending)
         for (kind, meter) in bindings { Self.move(meter, by: new[kind] - old[kind]) }
-        Self.move(leakedOwners, by: new.leakedOwners - old.leakedOwners)
-        Self.move(growingSites, by: new.growingSites - old.growingSites)
+        Self.move(leakedOwners, by: new.leaks - old.leaks)
+        Self.move(growingSites, by: new.growing - old.growing)
         if new.zombies > old.zombies { zombieDeliveries.increment(by: new.zombies - old.zombies) }
     }
 

@@ -26,13 +26,13 @@ final class MetricsReporter: Sendable {
     private struct State {
         var pacer = ReportPacer(interval: MetricsReporter.interval)
         /// The newest reading not handed to the backend yet, and the verdicts not counted yet.
-        var unwritten: LedgerReading?
+        var unwritten: LedgerSnapshot.Counters?
         var verdicts = 0
         /// Whether a write is queued or under way: it writes what is unwritten when it runs.
         var writing = false
         /// The last reading written: what this reporter has added to the gauges, and the zombie
         /// count it has counted to. Changed on the queue alone.
-        var written = LedgerReading()
+        var written = LedgerSnapshot.Counters()
         var timer: ScheduledAction?
 
         /// Whether the caller must queue a write for what it just left unwritten.
@@ -44,7 +44,9 @@ final class MetricsReporter: Sendable {
 
         /// What the queue writes next — from the last reading written to the newest, and the
         /// verdicts to count — or nil, and the write is over.
-        mutating func takeUnwritten() -> (from: LedgerReading, to: LedgerReading, verdicts: Int)? {
+        mutating func takeUnwritten() -> (
+            from: LedgerSnapshot.Counters, to: LedgerSnapshot.Counters, verdicts: Int
+        )? {
             guard !pacer.hasEnded, unwritten != nil || verdicts > 0 else {
                 writing = false
                 return nil
@@ -166,7 +168,7 @@ final class MetricsReporter: Sendable {
     /// lock, and end this reporter (``LedgerRelease``), which takes the lock again.
     private func read(_ ledger: Ledger, into state: inout State) -> Bool {
         guard !state.pacer.hasEnded else { return false }
-        state.unwritten = LedgerReading(taking: ledger)
+        state.unwritten = ledger.countersRearmingOnChange()
         state.pacer.read(at: clock.now)
         return state.needsWrite()
     }
