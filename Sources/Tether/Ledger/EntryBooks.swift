@@ -15,6 +15,8 @@ struct EntryBooks {
 
     var isEmpty: Bool { first == nil && rest.isEmpty }
 
+    var count: Int { (first == nil ? 0 : 1) + rest.count }
+
     var values: [EntryBook] {
         guard let first else { return Array(rest.values) }
         return [first] + rest.values

@@ -28,6 +28,9 @@ struct LeakBook {
     /// The leak reported for `owner`, if one is.
     func leak(of owner: OwnerHandle) -> Leak? { leaks[owner] }
 
+    /// The leaks, in no order: for a pass over them that needs none, at no cost of sorting.
+    var unordered: some Collection<(key: OwnerHandle, value: Leak)> { leaks }
+
     /// The leaks, in the order they were reported.
     var inOrder: [(owner: OwnerHandle, leak: Leak)] {
         leaks.sorted { $0.value.order < $1.value.order }.map { (owner: $0.key, leak: $0.value) }

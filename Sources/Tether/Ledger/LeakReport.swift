@@ -54,7 +54,28 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
 
     /// A stable key for grouping: the owner's type and the survivors' kinds and call sites —
     /// no serials, no addresses. `OrientationViewModel ← task Lab/OrientationViewModel.swift:46`.
-    public var signature: String {
+    /// Made once, with the report: readers group every leak by it, frame after frame.
+    public let signature: String
+
+    init(owner: OwnerID, ownerSite: CallSite, endedAt: Duration, foundAt: Duration, survivors: [Survivor]) {
+        self.init(
+            owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors,
+            signature: LeakReport.signature(of: owner, survivors))
+    }
+
+    private init(
+        owner: OwnerID, ownerSite: CallSite, endedAt: Duration, foundAt: Duration, survivors: [Survivor],
+        signature: String
+    ) {
+        self.owner = owner
+        self.ownerSite = ownerSite
+        self.endedAt = endedAt
+        self.foundAt = foundAt
+        self.survivors = survivors
+        self.signature = signature
+    }
+
+    private static func signature(of owner: OwnerID, _ survivors: [Survivor]) -> String {
         let kept =
             survivors.isEmpty
             ? "itself"
@@ -128,9 +149,11 @@ public struct LeakReport: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension LeakReport {
-    /// This report with `survivors`' counts instead (the same survivors, counted further).
+    /// This report with `survivors`' counts instead (the same survivors, counted further: the
+    /// same signature).
     func counted(_ survivors: [Survivor]) -> LeakReport {
         LeakReport(
-            owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors)
+            owner: owner, ownerSite: ownerSite, endedAt: endedAt, foundAt: foundAt, survivors: survivors,
+            signature: signature)
     }
 }

@@ -48,7 +48,7 @@ public final class Ledger: Sendable {
     /// Whether any change handler is registered: ``changed()`` costs one load otherwise.
     private let listenerCount = Atomic<Int>(0)
     /// Set by a change, cleared by a snapshot: handlers hear of changes once between snapshots.
-    private let changePending = Atomic<Bool>(false)
+    let changePending = Atomic<Bool>(false)
     /// How many ``GrowthProbe``s run on this ledger: an entry opened costs one load otherwise.
     let probes = Atomic<Int>(0)
 

@@ -164,30 +164,40 @@ public struct LedgerSnapshot: Sendable {
 
 extension LedgerState {
     func snapshot(at now: Duration) -> LedgerSnapshot {
-        func entries(_ books: some Collection<EntryBook>) -> [LedgerSnapshot.Entry] {
-            books.sorted { $0.entry.key < $1.entry.key }.map { book in
-                let entry = book.entry
-                return LedgerSnapshot.Entry(
-                    kind: entry.kind, owner: entry.owner.map(id(of:)), site: sites[entry.siteIndex],
-                    age: now - entry.created, deliveries: entry.deliveryCount,
-                    state: entry.isPaused ? .paused : .active, bound: entry.bound)
-            }
-        }
-        let books = owners.values.sorted { $0.record.key < $1.record.key }
-        let owners = books.map { book in
-            LedgerSnapshot.Owner(
-                id: id(of: book.record), site: sites[book.record.siteIndex],
-                state: Self.snapshotState(of: book.state),
-                age: now - book.record.created, entries: entries(book.entries.values))
-        }
+        let owners = owners.values.sorted { $0.record.key < $1.record.key }.map { snapshotOwner($0, at: now) }
         let leaks = self.leaks.inOrder.map { owner, leak in
-            LedgerSnapshot.Leak(
-                current(leak.report, survivors: leak.survivors, of: owner),
-                covered: coveredOwners(by: owner.key))
+            snapshotLeak(of: owner, leak.report, survivors: leak.survivors)
         }
         return LedgerSnapshot(
-            time: now, counters: countersNow, owners: owners, unowned: entries(unowned.values), leaks: leaks,
-            growth: growingNow, events: log.ordered(sites: sites, names: ownerNames))
+            time: now, counters: countersNow, owners: owners,
+            unowned: snapshotEntries(unowned.values, at: now),
+            leaks: leaks, growth: growingNow, events: log.ordered(sites: sites, names: ownerNames))
+    }
+
+    /// `books`' entries as a snapshot lists them, oldest first.
+    func snapshotEntries(_ books: some Collection<EntryBook>, at now: Duration) -> [LedgerSnapshot.Entry] {
+        books.sorted { $0.entry.key < $1.entry.key }.map { book in
+            let entry = book.entry
+            return LedgerSnapshot.Entry(
+                kind: entry.kind, owner: entry.owner.map(id(of:)), site: sites[entry.siteIndex],
+                age: now - entry.created, deliveries: entry.deliveryCount,
+                state: entry.isPaused ? .paused : .active, bound: entry.bound)
+        }
+    }
+
+    /// An owner as a snapshot lists it, with its entries.
+    func snapshotOwner(_ book: OwnerBook, at now: Duration) -> LedgerSnapshot.Owner {
+        LedgerSnapshot.Owner(
+            id: id(of: book.record), site: sites[book.record.siteIndex],
+            state: Self.snapshotState(of: book.state),
+            age: now - book.record.created, entries: snapshotEntries(book.entries.values, at: now))
+    }
+
+    /// `owner`'s leak as a snapshot lists it: its report counted to now, and the owners it covers.
+    func snapshotLeak(of owner: OwnerHandle, _ report: LeakReport, survivors: [UInt64]) -> LedgerSnapshot.Leak
+    {
+        LedgerSnapshot.Leak(
+            current(report, survivors: survivors, of: owner), covered: coveredOwners(by: owner.key))
     }
 
     /// `owner`'s leak `report` with what its survivors (entries `keys`) still alive have
@@ -212,7 +222,7 @@ extension LedgerState {
     }
 
     /// An owner whose leak an ancestor's covers shows as ended, on its way out with it.
-    private static func snapshotState(of state: OwnerState) -> LedgerSnapshot.Owner.State {
+    static func snapshotState(of state: OwnerState) -> LedgerSnapshot.Owner.State {
         switch state.phase {
         case .alive: .alive
         case .ending, .covered, .settled: .ended
