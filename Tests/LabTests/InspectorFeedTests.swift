@@ -83,4 +83,50 @@ import TetherInspector
         #expect(after.contains { $0.contains("> ") && $0.contains("Model#147 alive") }, "\(after)")
         #expect(after.contains { $0.contains("Model#150 alive") }, "scrolled as little as it must")
     }
+
+    /// Unfocused, with nothing selected, the lab's inspector is fed the ledger's head: it draws
+    /// what it would from the whole snapshot, leaked, ended and living owners alike, however many
+    /// rows the tree has past the panel.
+    @Test func anInspectorFedTheLedgersHeadDrawsWhatTheWholeSnapshotDraws() async throws {
+        let lab = HeadlessLab()
+        let ledger = lab.environment.ledger
+        let visits = Array(repeating: "1 Esc wait:400", count: 40).joined(separator: " ")
+        await lab.run(try KeyScript.parse("m \(visits) 1 Esc m 2"))
+        let snapshot = ledger.snapshot()
+        #expect(snapshot.leaks.count == 40)
+        #expect(Set(snapshot.owners.map(\.state)) == [.leaked, .ended, .alive])
+        let whole = Inspector()
+        whole.update(InspectorSnapshot(snapshot))
+        let head = Inspector()
+        InspectorFeed().feed(head, from: ledger, labChanges: 0, rows: 30)
+        #expect(head.content.tree.count == 30, "the head holds the rows a panel of 30 draws")
+        #expect(head.content.treeCount == whole.content.tree.count)
+        #expect(head.content.tree == Array(whole.content.tree.prefix(30)))
+        #expect(head.content.groups.map(\.count) == [40])
+        #expect(head.content.ownerCount == whole.content.ownerCount)
+        #expect(head.content.items.first == whole.content.items.first)
+        #expect(lines(head, focused: false) == lines(whole, focused: false))
+        #expect(lines(head, focused: false).contains { $0.contains("more") }, "the tree runs past the panel")
+    }
+
+    /// What the lab shows is the same whichever the feed reads: a script that piles up leaks past
+    /// the panel, then selects, filters and hides the inspector, draws each frame as a lab fed
+    /// only whole snapshots does.
+    @Test func theLabDrawsTheFramesOfALabFedWholeSnapshots() async throws {
+        let visits = Array(repeating: "1 Esc wait:400", count: 30).joined(separator: " ")
+        let script = try KeyScript.parse(
+            "m \(visits) 1 Esc wait:100 Tab Down Down Tab 1 Esc wait:400 i i Tab / o Enter Tab wait:400")
+        let heads = HeadlessLab()
+        let wholes = HeadlessLab()
+        wholes.lab.readsLedgerHeads = false
+        var differing: [Int] = []
+        for (index, step) in script.enumerated() {
+            await heads.perform(step)
+            await wholes.perform(step)
+            if heads.screenText != wholes.screenText { differing.append(index) }
+        }
+        #expect(differing.isEmpty, "\(differing.first.map { "\(script[$0])" } ?? "")")
+        #expect(heads.screenText.contains("more"), "the tree ran past the panel")
+        #expect(heads.json() == wholes.json())
+    }
 }

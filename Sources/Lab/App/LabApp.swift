@@ -40,6 +40,9 @@ public final class LabApp {
 
     let inspector = Inspector()
     private let inspectorFeed = InspectorFeed()
+    /// Whether the panel's frames may feed the inspector the ledger's head rather than its whole
+    /// snapshot (`InspectorFeed`); tests turn it off to compare the frames of both.
+    var readsLedgerHeads = true
     private let home: HomeScreen
     private var ledgerSubscription: AnyCancellable?
 
@@ -109,17 +112,23 @@ public final class LabApp {
 
     /// Gives the inspector the keys (showing it if hidden), with its first row selected.
     public func focusInspector() {
-        if !showsInspector { feedInspector() }
         showsInspector = true
         application.sidePanelHasFocus = true
+        // With the keys, the selection may go to any row: fed whole before it picks one.
+        feedInspector()
         inspector.selectFirstIfNone()
         application.setNeedsDisplay()
     }
 
-    /// Gives the inspector the ledger as it is now. Each frame that draws the panel does; a hidden
-    /// panel is not drawn, so showing it feeds it first, before anything picks a row from it.
-    private func feedInspector() {
-        inspectorFeed.feed(inspector, from: environment.ledger, labChanges: changeCount)
+    /// Gives the inspector the ledger as it is now. Each frame that draws the panel does, with the
+    /// panel's height as `rows`: while the inspector shows the head of each list (it has not the
+    /// keys, nor a row selected, filtered or collapsed), no list draws more rows than that, and
+    /// the ledger's head is enough. A hidden panel is not drawn, so showing it feeds it first,
+    /// before anything picks a row from it.
+    private func feedInspector(rows: Int? = nil) {
+        let headOnly = readsLedgerHeads && !application.sidePanelTakesKeys && !inspector.needsEveryRow
+        inspectorFeed.feed(
+            inspector, from: environment.ledger, labChanges: changeCount, rows: headOnly ? rows : nil)
     }
 
     /// Whether the inspector has the keys.
@@ -219,7 +228,7 @@ public final class LabApp {
             },
             render: { [weak self] buffer, area, theme in
                 guard let self else { return }
-                feedInspector()
+                feedInspector(rows: area.height)
                 let focused = application.sidePanelTakesKeys
                 inspector.render(
                     into: &buffer, area: area, style: LabStyle(theme: theme),

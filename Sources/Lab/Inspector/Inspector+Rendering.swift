@@ -44,7 +44,10 @@ extension Inspector {
         let leakLines =
             groups.isEmpty
             ? [Line(filter.isEmpty ? "nothing outlived its owner" : "no leak matches", style: theme.dimmed)]
-            : groups.map { Inspector.groupLine($0, style: style, width: parts[5].width - (focused ? 2 : 0)) }
+            : groups.map {
+                Inspector.groupLine(
+                    $0.group, count: $0.count, style: style, width: parts[5].width - (focused ? 2 : 0))
+            }
         paintList(
             leakLines, selected: groups.firstIndex { .leakGroup($0.signature) == selection },
             state: &leakList,
@@ -62,8 +65,10 @@ extension Inspector {
                 count: 1, line: { _ in empty }, selected: nil, state: &treeList, into: &buffer,
                 area: parts[7], style: style, focused: focused)
         } else {
+            // From a head, the tree holds its first rows only: all an unfocused list draws.
             paintList(
-                count: tree.count, line: { Inspector.treeLine(tree[$0], style: style) },
+                count: content.treeCount,
+                line: { $0 < tree.count ? Inspector.treeLine(tree[$0], style: style) : Line("") },
                 selected: focused ? tree.firstIndex { $0.item != nil && $0.item == selection } : nil,
                 state: &treeList, into: &buffer, area: parts[7], style: style, focused: focused)
         }
@@ -216,8 +221,10 @@ extension Inspector {
 
     /// `OrientationViewModel ← task OrientationViewModel.swift:46 ×3`, fitted to `width` columns:
     /// when it is too long, the middle gives way (`OrientationViewModel ← task Orien… ×3`), so the
-    /// type and the count stay in sight.
-    static func groupLine(_ group: InspectorSnapshot.LeakGroup, style: LabStyle, width: Int = .max) -> Line {
+    /// type and the count stay in sight. The count is `count`, or else the leaks `group` holds.
+    static func groupLine(
+        _ group: InspectorSnapshot.LeakGroup, count leakCount: Int? = nil, style: LabStyle, width: Int = .max
+    ) -> Line {
         guard let leak = group.leaks.first else { return Line("") }
         let arrow = style.isASCII ? " <- " : " ← "
         var middle =
@@ -225,7 +232,8 @@ extension Inspector {
             ?? arrow + "itself, tracked at " + leak.site.description
         let others = (leak.report?.survivors.count ?? leak.survivors.count) - 1
         if others > 0 { middle += " +\(others) more" }
-        let count = group.count > 1 ? " ×\(group.count)" : ""
+        let total = leakCount ?? group.count
+        let count = total > 1 ? " ×\(total)" : ""
         let room = width - CharacterWidth.of(leak.owner.typeName) - CharacterWidth.of(count)
         if CharacterWidth.of(middle) > room {
             let ellipsis = style.isASCII ? "..." : "…"

@@ -37,6 +37,8 @@ final class Inspector {
 
     /// The last snapshot.
     private(set) var snapshot = InspectorSnapshot()
+    /// What it leaves out, when it is of a ledger's head.
+    private var cut: InspectorContent.Cut?
     private(set) var content = InspectorContent(InspectorSnapshot())
     private(set) var history = CounterHistory()
     /// The counters of the last snapshot, and those before its last change (for the deltas).
@@ -64,8 +66,11 @@ final class Inspector {
     // MARK: Feeding
 
     /// Shows `snapshot` from now on; records its counters for the deltas and the sparklines.
-    func update(_ snapshot: InspectorSnapshot) {
+    /// `cut` says what it leaves out when it is a snapshot of a ledger's head: enough while the
+    /// inspector shows the head of each list (``needsEveryRow`` is false).
+    func update(_ snapshot: InspectorSnapshot, cut: InspectorContent.Cut? = nil) {
         self.snapshot = snapshot
+        self.cut = cut
         let counters = LabDump.Counters(snapshot.counters)
         if let previous, previous != counters { beforeChange = previous }
         previous = counters
@@ -80,12 +85,18 @@ final class Inspector {
         beforeChange = nil
     }
 
+    /// Whether the inspector may show a row past the head of its lists: a row is selected (the
+    /// selection moves over every row, and stays on one across snapshots), or the filter or a
+    /// collapsed owner moves rows up. While it has the keys it may too: feed it whole snapshots then.
+    var needsEveryRow: Bool { selection != nil || !filter.isEmpty || isEditingFilter || !collapsed.isEmpty }
+
     /// The counters the deltas are taken against.
     var countersBeforeChange: LabDump.Counters? { beforeChange ?? previous }
 
     private func refresh() {
         let index = selection.flatMap { content.items.firstIndex(of: $0) }
-        content = InspectorContent(snapshot, filter: filter, collapsed: collapsed)
+        let cut = filter.isEmpty && collapsed.isEmpty ? cut : nil
+        content = InspectorContent(snapshot, filter: filter, collapsed: collapsed, cut: cut)
         guard let selection, !content.items.contains(selection) else { return }
         // The selected row went: stay at its place in the list (nowhere, when the list is empty).
         let items = content.items

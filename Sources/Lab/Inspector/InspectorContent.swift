@@ -5,6 +5,10 @@ import TetherInspector
 /// tree — leaked owners first, then ended ones, then the living, each in the order it was made,
 /// its entries under it unless collapsed — all narrowed by the filter. Pure: the same snapshot,
 /// filter and collapsed owners give the same content. A plain value: `Sendable`.
+///
+/// From a snapshot of a ledger's head (`LedgerHead`, with its ``Cut``) it lists the head of the
+/// tree and the groups with their counts: the rows an inspector that shows the head of each list
+/// draws, the same as from the whole snapshot.
 struct InspectorContent: Sendable, Equatable {
     /// What the selection can rest on. Entries are named by their owner and position, so a
     /// selection survives a new snapshot of the same tree.
@@ -33,9 +37,35 @@ struct InspectorContent: Sendable, Equatable {
         }
     }
 
+    /// A leak group as listed: the group, and how many leaks it has (from a head, the group
+    /// holds its first leak only).
+    struct Group: Sendable, Equatable {
+        var group: InspectorSnapshot.LeakGroup
+        var count: Int
+
+        var signature: String { group.signature }
+    }
+
+    /// What a snapshot of a ledger's head leaves out: its owners are the oldest `rows` of each
+    /// state, its leaks the first of each group. Only for content with no filter and nothing
+    /// collapsed, which lists every owner and entry.
+    struct Cut: Sendable, Equatable {
+        /// How many leaks each group has, by signature.
+        var groupCounts: [String: Int]
+        /// How many owners the ledger follows, and how many live entries they hold.
+        var ownerCount: Int
+        var ownerEntryCount: Int
+        /// How many rows of the tree the head holds: of each state, its owners are the oldest
+        /// `rows`, so the tree's first `rows` rows are all there.
+        var rows: Int
+    }
+
     var growth: [InspectorGrowthReport]
-    var groups: [InspectorSnapshot.LeakGroup]
+    var groups: [Group]
+    /// The tree's rows; from a head, its first rows only.
     var tree: [TreeRow]
+    /// How many rows the tree has: `tree.count`, or from a head, those it left out included.
+    var treeCount: Int
     /// Every row the selection can rest on, in screen order: the growing sites, the leak groups,
     /// then the tree.
     var items: [Item]
@@ -44,7 +74,8 @@ struct InspectorContent: Sendable, Equatable {
     /// How many owners the tree lists, after the filter.
     var shownOwnerCount = 0
 
-    init(_ snapshot: InspectorSnapshot, filter: String = "", collapsed: Set<OwnerID> = []) {
+    init(_ snapshot: InspectorSnapshot, filter: String = "", collapsed: Set<OwnerID> = [], cut: Cut? = nil) {
+        assert(cut == nil || (filter.isEmpty && collapsed.isEmpty), "a head lists every owner and entry")
         let needle = filter.lowercased()
         func matches(_ texts: String...) -> Bool {
             needle.isEmpty || texts.contains { $0.lowercased().contains(needle) }
@@ -54,7 +85,7 @@ struct InspectorContent: Sendable, Equatable {
         }
         groups = snapshot.leakGroups.filter { group in
             matches(group.signature) || group.leaks.contains { matches($0.owner.description, $0.site.fileID) }
-        }
+        }.map { Group(group: $0, count: cut?.groupCounts[$0.signature] ?? $0.count) }
         var tree: [TreeRow] = []
         for owner in InspectorContent.sorted(snapshot.owners) {
             let ownerMatches = matches(owner.id.description, owner.site.fileID)
@@ -73,11 +104,18 @@ struct InspectorContent: Sendable, Equatable {
             tree.append(.unownedHeading)
             tree += unowned.map { .entry($0.element, owner: nil, index: $0.offset) }
         }
+        treeCount = tree.count
+        ownerCount = snapshot.owners.count
+        if let cut {
+            tree = Array(tree.prefix(cut.rows))
+            treeCount = cut.ownerCount + cut.ownerEntryCount + (unowned.isEmpty ? 0 : 1 + unowned.count)
+            ownerCount = cut.ownerCount
+            shownOwnerCount = cut.ownerCount
+        }
         self.tree = tree
         items =
             growth.map(InspectorContent.item) + groups.map { .leakGroup($0.signature) }
             + tree.compactMap(\.item)
-        ownerCount = snapshot.owners.count
     }
 
     /// Leaked owners first, then ended ones, then the living; each kind in the order made.
@@ -100,6 +138,6 @@ struct InspectorContent: Sendable, Equatable {
     /// The group an item names, if it names one.
     func group(_ item: Item?) -> InspectorSnapshot.LeakGroup? {
         guard case .leakGroup(let signature)? = item else { return nil }
-        return groups.first { $0.signature == signature }
+        return groups.first { $0.signature == signature }?.group
     }
 }
