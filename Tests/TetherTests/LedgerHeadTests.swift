@@ -83,6 +83,22 @@ private final class Subscribed {
         withExtendedLifetime(kept) {}
     }
 
+    @Test func aGroupWhoseFirstLeakGoesIsHeadedByTheNext() {
+        var (fixture, kept) = crowdedLedger()
+        kept.removeFirst()  // Kept#1, released late: its leak goes
+        kept.removeFirst()  // AlsoKept#1
+        kept.remove(at: 3)  // AlsoKept#3
+        let snapshot = fixture.ledger.snapshot()
+        let head = fixture.ledger.head(limit: 2)
+        #expect(snapshot.leakGroups.map(\.count) == [4, 3])
+        #expect(head.leakGroups.map(\.count) == [4, 3])
+        #expect(head.leakGroups.map(\.first) == snapshot.leakGroups.compactMap(\.leaks.first))
+        #expect(head.leakGroups.map(\.first.owner.description) == ["Kept#2", "AlsoKept#2"])
+        kept.removeAll()
+        let gone = fixture.ledger.head(limit: 2)
+        #expect(gone.leakGroups.isEmpty && fixture.ledger.snapshot().leaks.isEmpty)
+    }
+
     @Test func aLimitAsLargeAsTheLedgerKeepsEveryOwnerAndNoneKeepsNone() {
         let (fixture, kept) = crowdedLedger()
         let snapshot = fixture.ledger.snapshot()

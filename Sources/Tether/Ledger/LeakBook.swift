@@ -16,7 +16,17 @@ struct LeakBook {
         let order: UInt64
     }
 
+    /// The reported leaks of one signature: how many, and the first reported.
+    struct Group {
+        var count: Int
+        var first: OwnerHandle
+        var firstOrder: UInt64
+    }
+
     private var leaks: [OwnerHandle: Leak] = [:]
+    /// The leaks by signature, kept as leaks come and go: a reader of the groups' counts (a
+    /// ledger's head) costs the groups, not the leaks, and no signature is hashed once per read.
+    private(set) var groups: [String: Group] = [:]
     /// Owners whose leak is covered by an ancestor's, by the ancestor's key, in the order covered.
     private var coveredBy: [UInt64: [OwnerHandle]] = [:]
     /// Reports since the last ``takeUnheard()``.
@@ -27,9 +37,6 @@ struct LeakBook {
 
     /// The leak reported for `owner`, if one is.
     func leak(of owner: OwnerHandle) -> Leak? { leaks[owner] }
-
-    /// The leaks, in no order: for a pass over them that needs none, at no cost of sorting.
-    var unordered: some Collection<(key: OwnerHandle, value: Leak)> { leaks }
 
     /// The leaks, in the order they were reported.
     var inOrder: [(owner: OwnerHandle, leak: Leak)] {
@@ -42,8 +49,33 @@ struct LeakBook {
     /// `owner` leaked: `report`, whose survivors are the entries `survivors`, is kept and told to
     /// the leak handlers.
     mutating func report(_ report: LeakReport, of owner: OwnerHandle, survivors: [UInt64], order: UInt64) {
-        leaks[owner] = Leak(report: report, survivors: survivors, order: order)
+        if let earlier = leaks.updateValue(
+            Leak(report: report, survivors: survivors, order: order), forKey: owner)
+        {
+            ungroup(earlier, of: owner)
+        }
+        groups[report.signature, default: Group(count: 0, first: owner, firstOrder: order)].count += 1
         unheard.append(report)
+    }
+
+    /// Takes `leak` of `owner`, no longer reported, out of its group; the next of the group
+    /// becomes its first if it was.
+    private mutating func ungroup(_ leak: Leak, of owner: OwnerHandle) {
+        let signature = leak.report.signature
+        guard var group = groups[signature] else { return }
+        group.count -= 1
+        if group.count == 0 {
+            groups[signature] = nil
+            return
+        }
+        if group.first == owner,
+            let next = leaks.filter({ $0.value.report.signature == signature }).min(by: {
+                $0.value.order < $1.value.order
+            })
+        {
+            (group.first, group.firstOrder) = (next.key, next.value.order)
+        }
+        groups[signature] = group
     }
 
     /// An entry `key` of `owner`, whose leak is reported, ended: if it survived the verdict, the
@@ -63,7 +95,7 @@ struct LeakBook {
     /// `owner` settled and is forgotten: its leak goes, and so does what it covered — the owners
     /// handed back, for the caller to move on.
     mutating func forget(_ owner: OwnerHandle) -> [OwnerHandle] {
-        if !leaks.isEmpty { leaks.removeValue(forKey: owner) }
+        if !leaks.isEmpty, let leak = leaks.removeValue(forKey: owner) { ungroup(leak, of: owner) }
         guard !coveredBy.isEmpty else { return [] }
         return coveredBy.removeValue(forKey: owner.key) ?? []
     }

@@ -87,46 +87,13 @@ extension LedgerState {
     }
 
     /// The leaks grouped by signature, each group with its count and its first leak, in the order
-    /// of their first leaks: one pass over the leaks, copying out one a group.
+    /// of their first leaks: the leak book keeps the groups, so this costs the groups alone.
     private func leakGroupHeads() -> [LedgerHead.LeakGroup] {
-        struct Group {
-            var first: OwnerHandle
-            var order: UInt64
-            var count = 0
-
-            mutating func add(_ owner: OwnerHandle, order: UInt64) {
-                count += 1
-                if order < self.order { (first, self.order) = (owner, order) }
-            }
-        }
-        var groups: [SignatureKey: Group] = [:]
-        for (owner, leak) in leaks.unordered {
-            groups[SignatureKey(leak.report.signature), default: Group(first: owner, order: leak.order)]
-                .add(owner, order: leak.order)
-        }
-        return groups.values.sorted { $0.order < $1.order }.compactMap { group in
+        leaks.groups.values.sorted { $0.firstOrder < $1.firstOrder }.compactMap { group in
             guard let leak = leaks.leak(of: group.first) else { return nil }
             return LedgerHead.LeakGroup(
                 first: snapshotLeak(of: group.first, leak.report, survivors: leak.survivors),
                 count: group.count)
         }
-    }
-}
-
-/// A signature as a dictionary key, hashed and compared by its UTF-8 bytes. A `String` with
-/// anything but ASCII in it (a signature's `←`) is normalized each time it is hashed, and the
-/// heads of a ledger that piled up leaks hash every one; signatures are made by one function from
-/// the same type names and call sites, so equal ones have equal bytes.
-private struct SignatureKey: Hashable {
-    let text: String
-
-    init(_ text: String) { self.text = text }
-
-    static func == (lhs: SignatureKey, rhs: SignatureKey) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for byte in text.utf8 { hasher.combine(byte) }
     }
 }
