@@ -92,7 +92,7 @@ import TetherInspector
         let ledger = lab.environment.ledger
         let visits = Array(repeating: "1 Esc wait:400", count: 40).joined(separator: " ")
         await lab.run(try KeyScript.parse("m \(visits) 1 Esc m 2"))
-        let snapshot = ledger.snapshot()
+        let snapshot = ledger.snapshotRearmingOnChange()
         #expect(snapshot.leaks.count == 40)
         #expect(Set(snapshot.owners.map(\.state)) == [.leaked, .ended, .alive])
         let whole = Inspector()

@@ -50,8 +50,8 @@ private final class Subscribed {
 
     @Test func aHeadKeepsTheOldestOwnersOfEachStateAndCountsTheRest() {
         let (fixture, kept) = crowdedLedger()
-        let snapshot = fixture.ledger.snapshot()
-        let head = fixture.ledger.head(limit: 2)
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
+        let head = fixture.ledger.headRearmingOnChange(limit: 2)
         var seen: [LedgerSnapshot.Owner.State: Int] = [:]
         let oldest = snapshot.owners.filter { owner in
             seen[owner.state, default: 0] += 1
@@ -73,8 +73,8 @@ private final class Subscribed {
 
     @Test func aHeadGroupsTheLeaksAsTheSnapshotDoesWithTheFirstOfEachGroup() {
         let (fixture, kept) = crowdedLedger()
-        let snapshot = fixture.ledger.snapshot()
-        let head = fixture.ledger.head(limit: 2)
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
+        let head = fixture.ledger.headRearmingOnChange(limit: 2)
         #expect(snapshot.leakGroups.map(\.count) == [5, 5])
         #expect(head.leakGroups.map(\.count) == snapshot.leakGroups.map(\.count))
         #expect(head.leakGroups.map(\.signature) == snapshot.leakGroups.map(\.signature))
@@ -88,22 +88,22 @@ private final class Subscribed {
         kept.removeFirst()  // Kept#1, released late: its leak goes
         kept.removeFirst()  // AlsoKept#1
         kept.remove(at: 3)  // AlsoKept#3
-        let snapshot = fixture.ledger.snapshot()
-        let head = fixture.ledger.head(limit: 2)
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
+        let head = fixture.ledger.headRearmingOnChange(limit: 2)
         #expect(snapshot.leakGroups.map(\.count) == [4, 3])
         #expect(head.leakGroups.map(\.count) == [4, 3])
         #expect(head.leakGroups.map(\.first) == snapshot.leakGroups.compactMap(\.leaks.first))
         #expect(head.leakGroups.map(\.first.owner.description) == ["Kept#2", "AlsoKept#2"])
         kept.removeAll()
-        let gone = fixture.ledger.head(limit: 2)
-        #expect(gone.leakGroups.isEmpty && fixture.ledger.snapshot().leaks.isEmpty)
+        let gone = fixture.ledger.headRearmingOnChange(limit: 2)
+        #expect(gone.leakGroups.isEmpty && fixture.ledger.snapshotRearmingOnChange().leaks.isEmpty)
     }
 
     @Test func aLimitAsLargeAsTheLedgerKeepsEveryOwnerAndNoneKeepsNone() {
         let (fixture, kept) = crowdedLedger()
-        let snapshot = fixture.ledger.snapshot()
-        #expect(fixture.ledger.head(limit: 100).owners == snapshot.owners)
-        let none = fixture.ledger.head(limit: 0)
+        let snapshot = fixture.ledger.snapshotRearmingOnChange()
+        #expect(fixture.ledger.headRearmingOnChange(limit: 100).owners == snapshot.owners)
+        let none = fixture.ledger.headRearmingOnChange(limit: 0)
         #expect(none.owners.isEmpty)
         #expect(none.ownerCount == 17 && none.ownerEntryCount == 4)
         #expect(none.leakGroups.map(\.count) == [5, 5], "the leaks are not cut by the limit")
@@ -117,7 +117,7 @@ private final class Subscribed {
         fixture.ledger.note("first")
         fixture.ledger.note("second")
         #expect(calls.events.count == 1, "told once until the ledger is read")
-        _ = fixture.ledger.head(limit: 1)
+        _ = fixture.ledger.headRearmingOnChange(limit: 1)
         fixture.ledger.note("third")
         #expect(calls.events.count == 2, "the head re-armed the handler")
         watch.cancel()

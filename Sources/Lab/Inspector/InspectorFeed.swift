@@ -11,7 +11,7 @@ import TetherInspector
 /// its entries, and a leak stays from its verdict on: read whole each frame, a lab that piled up
 /// leaks would spend each frame copying, converting and ordering every one of them. Unfocused,
 /// with nothing selected, filtered or collapsed, the inspector draws the first rows of its lists,
-/// so it is fed the ledger's head (`Ledger.head(limit:)`): the oldest owners of each state and
+/// so it is fed the ledger's head (`Ledger.headRearmingOnChange(limit:)`): the oldest owners of each state and
 /// the first leak of each group, with counts of the rest. A leak's wire form carries its whole
 /// report, trace text included; a report changes only while its survivors deliver (zombie
 /// deliveries), so the conversion of an unchanged leak is kept. Main-actor isolated, as the lab
@@ -48,7 +48,7 @@ final class InspectorFeed {
         guard mark != lastFed else { return }
         lastFed = mark
         if let rows {
-            let (snapshot, cut) = convert(ledger.head(limit: rows), rows: rows)
+            let (snapshot, cut) = convert(ledger.headRearmingOnChange(limit: rows), rows: rows)
             inspector.update(snapshot, cut: cut)
         } else {
             inspector.update(convert(ledger.snapshotRearmingOnChange()))

@@ -8,7 +8,7 @@
 /// inspector) pays for what it shows. Take a snapshot when every owner or leak is wanted.
 ///
 /// ```swift
-/// let head = ledger.head(limit: 20)
+/// let head = ledger.headRearmingOnChange(limit: 20)
 /// for group in head.leakGroups { print(group.signature, "×\(group.count)") }
 /// ```
 public struct LedgerHead: Sendable, Equatable {
@@ -46,8 +46,8 @@ public struct LedgerHead: Sendable, Equatable {
 extension Ledger {
     /// The ledger now, its owners cut to the oldest `limit` of each state and its leaks to the
     /// first of each group (``LedgerHead``). Taking one re-arms ``onChange(_:)`` handlers, as
-    /// ``snapshot()`` does.
-    public func head(limit: Int) -> LedgerHead {
+    /// ``snapshotRearmingOnChange()`` does.
+    public func headRearmingOnChange(limit: Int) -> LedgerHead {
         changePending.store(false, ordering: .releasing)
         let now = clock.now
         return state.withLock { $0.head(at: now, limit: max(0, limit)) }
