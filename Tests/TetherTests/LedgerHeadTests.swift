@@ -19,7 +19,7 @@ private final class Subscribed {
     let bag = DisposeBag()
     init() {
         bag.track(self)
-        PassthroughSubject<Int, Never>().sink { _ in }.store(in: bag)
+        PassthroughSubject<Int, Never>().sink { _ in }.store(boundTo: bag)
     }
 }
 
