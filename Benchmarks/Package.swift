@@ -22,8 +22,16 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Support"),
+        // Bind and end on many threads at once: the Lifetimes suite's and the profile's.
+        .target(
+            name: "Contention",
+            dependencies: [
+                .product(name: "Tether", package: "Tether"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Contention"),
         suite("Delivery"),
-        suite("Lifetimes"),
+        suite("Lifetimes", extra: ["Contention"]),
         suite("Tasks"),
         suite("Growth"),
         suite("Inspector", extra: [.product(name: "TetherInspector", package: "Tether")]),
@@ -43,6 +51,7 @@ let package = Package(
             name: "tether-bench-profile",
             dependencies: [
                 "CBenchCurses",
+                "Contention",
                 .product(name: "Tether", package: "Tether"),
                 .product(name: "TerminalUI", package: "Tether"),
                 .product(name: "TetherInspector", package: "Tether"),

@@ -26,10 +26,11 @@ import tempfile
 
 # (pair, case, extra arguments after the count, N, modes): the first mode is the alternative,
 # `raw` but for the served and reported pairs, whose alternative is the same code with the ledger
-# on and watched by none (`ledger-on`). Task exit's pair is a latency, made of waking a parked
-# task: not counted here.
+# on and watched by none (`ledger-on`), and the threads pair, whose alternative is the ledger
+# off. Task exit's pair is a latency, made of waking a parked task: not counted here.
 CASES = [
     ("bind and end one subscription", "bind-and-end", [], 10_000, ["raw", "ledger-on", "ledger-off"]),
+    ("bind and end on 8 threads, one ledger", "threads", ["8"], 8_000, ["ledger-off", "ledger-on"]),
     ("bind and end, ledger served to no client", "bind-and-end", [], 10_000, ["ledger-on", "served"]),
     ("bind and end, ledger reported through swift-metrics", "bind-and-end", [], 10_000,
      ["ledger-on", "reported"]),

@@ -56,6 +56,8 @@ OPS = {
     "per-value/1000 values/Tether asyncSink": 1000,
     "serve/bind-and-end/no server": 1000,
     "serve/bind-and-end/server, no client": 1000,
+    "bind-and-end/8 threads/Tether sink(boundTo:)": 8000,
+    "bind-and-end/16 threads/Tether sink(boundTo:)": 16000,
 }
 
 # (label, Tether benchmark, alternative, checks).
@@ -89,6 +91,12 @@ PAIRS = [
      "cancel-to-loop-exit/1 task/Task.cancel", [("time", 99, "ratio", 2.0)]),
     ("asyncSink, per value", "per-value/1000 values/Tether asyncSink",
      "per-value/1000 values/Task per value", [("time", 0, "ratio", 2.0)]),
+    # Many threads binding and ending on one ledger: both sides are Tether; the alternative is
+    # the same loop with the ledger off.
+    ("bind and end on 8 threads, one ledger: on vs off", "bind-and-end/8 threads/Tether sink(boundTo:)",
+     "bind-and-end/8 threads/Tether sink(boundTo:) ledger off", [("time", 0, "ratio", 2.0)]),
+    ("bind and end on 16 threads, one ledger: on vs off", "bind-and-end/16 threads/Tether sink(boundTo:)",
+     "bind-and-end/16 threads/Tether sink(boundTo:) ledger off", [("time", 0, "ratio", 2.0)]),
     # Serving the ledger (TetherInspector): both sides are Tether with the ledger on; the
     # alternative is the same work in a process that serves nothing.
     ("bind and end, served with no client vs not served", "serve/bind-and-end/server, no client",
@@ -141,6 +149,8 @@ IN_TURNS = {
         "bind and end, served with no client vs not served",
     ("Bind and end one subscription, ledger reported through swift-metrics", "reporting"):
         "bind and end at 10,000/s, reporting metrics vs not",
+    ("Bind and end on 8 threads, one ledger", "ledger on"): "bind and end on 8 threads, one ledger: on vs off",
+    ("Bind and end on 16 threads, one ledger", "ledger on"): "bind and end on 16 threads, one ledger: on vs off",
 }
 
 METRICS = {"Time(wallclock)": "time", "Malloc(total)": "mallocs"}

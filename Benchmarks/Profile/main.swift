@@ -14,6 +14,7 @@
 //     tether-bench-profile frame redraw|tether|prepainted-all|line|none [count]   (e.g. tether-none)
 //     tether-bench-profile task-names unnamed|named|tether [count]   (a task's name, see TaskNames.swift)
 //     tether-bench-profile foreach raw|ledger-on [count]   (a loop per element, see ForEach.swift)
+//     tether-bench-profile threads ledger-on|ledger-off [count] [threads]   (bind and end on 8, see Contention.swift)
 //     tether-bench-profile machine   (what an atomic add and a clock read cost on this CPU)
 //
 // Instructions per operation: the difference of two runs (count N and 2N) divided by N.
@@ -84,6 +85,11 @@ case "interleaved-observers":
 case "interleaved-lifetimes":
     // Bind and end: raw ÷ Tether, and served ÷ not served (see Lifetimes.swift).
     interleavedLifetimes(rounds: count, ledger: ledger)
+    // Ledger on ÷ off on 8 and 16 threads: fewer rounds, each is thousands of owners.
+    interleavedContention(rounds: max(10, count / 10))
+case "threads":
+    profileContention(
+        mode: arguments[2], count: count, threads: arguments.count > 4 ? Int(arguments[4]) ?? 8 : 8)
 case "asyncsink":
     // `count` values through asyncSink, until every body has run.
     // `raw`: the alternative, a sink starting a `Task {}` per value.

@@ -33,6 +33,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(ledger.counters)
         }
     }
+
+    contentionBenchmarks()
 }
 
 /// The plain Combine way: a set of cancellables, cancelled when the owner deinitializes.
