@@ -43,7 +43,7 @@ public final class Ledger: Sendable {
     /// (``checkpoint(scope:)``).
     public let growthRepetitions: Int
 
-    let state: Mutex<LedgerState>
+    let state: ContendedMutex<LedgerState>
     private let enabled: Atomic<Bool>
     /// Whether any change handler is registered: ``changed()`` costs one load otherwise.
     private let listenerCount = Atomic<Int>(0)
@@ -68,7 +68,7 @@ public final class Ledger: Sendable {
         self.clock = clock
         self.gracePeriod = gracePeriod
         self.growthRepetitions = max(1, growthRepetitions)
-        state = Mutex(LedgerState(gracePeriod: gracePeriod, eventCapacity: eventCapacity))
+        state = ContendedMutex(LedgerState(gracePeriod: gracePeriod, eventCapacity: eventCapacity))
         self.enabled = Atomic(isEnabled)
         state.withLock { $0.growth.repetitions = self.growthRepetitions }
     }
