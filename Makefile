@@ -61,7 +61,7 @@ tsan: deps
 # only under Platform/), then tether-lint over every source target, through its command plugin.
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins \
-	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile
+	  Benchmarks/Package.swift Benchmarks/Benchmarks Benchmarks/Profile Benchmarks/Contention
 	bash .ci/core-rules
 	$(SWIFT) package tether-lint --strict
 
