@@ -25,7 +25,7 @@ import Synchronization
 /// #expect(ledger.snapshotRearmingOnChange().leaks.isEmpty)
 /// ```
 ///
-/// Thread-safe: the state is behind one `Mutex`; handlers and clock calls run after it is
+/// Thread-safe: the state is behind one lock; handlers and clock calls run after it is
 /// unlocked. Recording costs a lock per binding made or ended (a lifetime's end, with everything
 /// it cancels, is one) and an atomic increment per value delivered.
 public final class Ledger: Sendable {
