@@ -194,11 +194,11 @@ struct LedgerState {
 
     /// A leak report's line for a live entry, with what it has delivered so far.
     func survivor(_ item: EntryBook) -> LeakReport.Survivor {
-        LeakReport.Survivor(
-            kind: item.entry.kind, site: sites[item.entry.siteIndex],
-            deliveries: item.entry.deliveryCount,
-            deliveriesAfterEnd: item.entry.deliveryCount.map { _ in item.deliveriesAfterEnd },
-            bound: item.entry.bound)
+        // Read once: the count moves without the lock, and both figures are counted or neither.
+        let delivered = item.entry.deliveryCount
+        return LeakReport.Survivor(
+            kind: item.entry.kind, site: sites[item.entry.siteIndex], deliveries: delivered,
+            deliveriesAfterEnd: delivered.map { _ in item.deliveriesAfterEnd }, bound: item.entry.bound)
     }
 
     /// The nearest ancestor of `record` whose report covers `record`'s (``OwnerState/covers``): one
